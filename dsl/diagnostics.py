@@ -1,0 +1,120 @@
+"""Diagnostics: user mistakes as data.
+
+A `Diagnostic` has a stable kebab-case code, a severity, a headline, a primary label (span
+plus what is wrong *here*), optional secondary labels, notes (facts) and one `help` (an
+imperative sentence). Passes return them; they never raise for a user's mistake. Every code
+is registered once with a one-line summary (`register_code`) and documented in
+`docs/diagnostics.md`.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from .source import Span
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    span: Span
+    text: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    primary: Label
+    secondary: tuple[Label, ...] = ()
+    notes: tuple[str, ...] = ()
+    help: str | None = None
+
+    @property
+    def span(self) -> Span:
+        return self.primary.span
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+
+def error(code: str, message: str, span: Span, label: str | None = None, *,
+          secondary: Iterable[Label] = (), notes: Iterable[str] = (),
+          help: str | None = None) -> Diagnostic:
+    return Diagnostic(code, Severity.ERROR, message, Label(span, label),
+                      tuple(secondary), tuple(notes), help)
+
+
+def warning(code: str, message: str, span: Span, label: str | None = None, *,
+            secondary: Iterable[Label] = (), notes: Iterable[str] = (),
+            help: str | None = None) -> Diagnostic:
+    return Diagnostic(code, Severity.WARNING, message, Label(span, label),
+                      tuple(secondary), tuple(notes), help)
+
+
+@dataclass
+class Diagnostics:
+    """An ordered, appendable collection of diagnostics."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        self.items.append(diagnostic)
+
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.items.extend(diagnostics)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.items)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.is_error]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity is Severity.WARNING]
+
+    def sorted(self) -> list[Diagnostic]:
+        """File order: by file, then offset, errors before warnings at one place."""
+        return sorted(self.items, key=lambda d: (d.span.file, d.span.start.offset,
+                                                 d.severity is not Severity.ERROR))
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+@dataclass(frozen=True, slots=True)
+class CodeInfo:
+    slug: str
+    summary: str
+    severity: Severity
+
+
+CODES: dict[str, CodeInfo] = {}
+
+
+def register_code(slug: str, summary: str, severity: Severity = Severity.ERROR) -> str:
+    """Register a diagnostic code once; returns the slug so modules can keep constants."""
+    existing = CODES.get(slug)
+    if existing is not None and existing.summary != summary:
+        raise ValueError(f"diagnostic code {slug!r} registered twice with different summaries")
+    CODES[slug] = CodeInfo(slug, summary, severity)
+    return slug
+
+
+SYNTAX = register_code("syntax", "the text does not follow the grammar of the language")
+UNREADABLE = register_code("unreadable-file", "a file could not be read or decoded as UTF-8")

@@ -1,0 +1,199 @@
+"""Messages: the conversation an agent carries, and the `add_messages` reducer.
+
+Input: message objects or what a caller may write for one (A6: a bare string, a
+`(role, content)` pair, a role dict). Output: typed, frozen pydantic messages and the
+merged history. `add_messages` follows B3: a message without an id gets a fresh one; a new
+id is appended; a known id replaces that message in place; a `RemoveMessage` deletes by id
+and fails on an unknown id; a remove-all marker keeps only what follows it in the update.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Annotated, Any, Iterable, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+REMOVE_ALL_MESSAGES = "__remove_all__"
+
+Content = Union[str, list[Union[str, dict[str, Any]]]]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ToolCall(_Frozen):
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    id: str | None = None
+    type: Literal["tool_call"] = "tool_call"
+
+
+class InvalidToolCall(_Frozen):
+    """A tool call whose arguments could not be parsed (C4); never executed."""
+
+    name: str | None = None
+    args: str | None = None
+    id: str | None = None
+    error: str | None = None
+    type: Literal["invalid_tool_call"] = "invalid_tool_call"
+
+
+class UsageMetadata(_Frozen):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
+    input_token_details: dict[str, int] = Field(default_factory=dict)
+    output_token_details: dict[str, int] = Field(default_factory=dict)
+
+
+class BaseMessage(_Frozen):
+    content: Content = ""
+    id: str | None = None
+    name: str | None = None
+    additional_kwargs: dict[str, Any] = Field(default_factory=dict)
+    response_metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The text of the content: a string as is, text blocks joined."""
+        if isinstance(self.content, str):
+            return self.content
+        parts = []
+        for block in self.content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif block.get("type") == "text":
+                parts.append(str(block.get("text", "")))
+        return "".join(parts)
+
+
+class HumanMessage(BaseMessage):
+    type: Literal["human"] = "human"
+
+
+class SystemMessage(BaseMessage):
+    type: Literal["system"] = "system"
+
+
+class AIMessage(BaseMessage):
+    type: Literal["ai"] = "ai"
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    invalid_tool_calls: list[InvalidToolCall] = Field(default_factory=list)
+    usage_metadata: UsageMetadata | None = None
+
+
+class ToolMessage(BaseMessage):
+    type: Literal["tool"] = "tool"
+    tool_call_id: str
+    status: Literal["success", "error"] = "success"
+    artifact: Any = None
+
+
+class RemoveMessage(BaseMessage):
+    """Deletes the message with this id from the history (or all: REMOVE_ALL_MESSAGES)."""
+
+    type: Literal["remove"] = "remove"
+
+
+AnyMessage = Annotated[Union[HumanMessage, SystemMessage, AIMessage, ToolMessage,
+                             RemoveMessage], Field(discriminator="type")]
+
+_BY_ROLE: dict[str, type[BaseMessage]] = {
+    "human": HumanMessage, "user": HumanMessage,
+    "ai": AIMessage, "assistant": AIMessage,
+    "system": SystemMessage, "developer": SystemMessage,
+    "tool": ToolMessage, "remove": RemoveMessage,
+}
+
+
+class MessageCoercionError(ValueError):
+    """A value that cannot be read as a message; names what was given and what is accepted."""
+
+
+def coerce_message(value: Any) -> BaseMessage:
+    """Read one input entry as a message (A6)."""
+    if isinstance(value, BaseMessage):
+        return value
+    if isinstance(value, str):
+        return HumanMessage(content=value)
+    if isinstance(value, (tuple, list)) and len(value) == 2 and isinstance(value[0], str):
+        return _from_role(value[0], {"content": value[1]})
+    if isinstance(value, dict):
+        role = value.get("role", value.get("type"))
+        if not isinstance(role, str):
+            raise MessageCoercionError(
+                f"a message dict needs a `role` or `type` key, got keys {sorted(value)}")
+        fields = {k: v for k, v in value.items() if k not in ("role", "type")}
+        return _from_role(role, fields)
+    raise MessageCoercionError(
+        f"cannot read {type(value).__name__} as a message; expected a message, a string, "
+        "a (role, content) pair or a dict with `role` and `content`")
+
+
+def _from_role(role: str, fields: dict[str, Any]) -> BaseMessage:
+    cls = _BY_ROLE.get(role)
+    if cls is None:
+        raise MessageCoercionError(
+            f"unknown message role {role!r}; expected one of {sorted(_BY_ROLE)}")
+    if cls is AIMessage and "tool_calls" in fields:
+        fields = dict(fields, tool_calls=[_tool_call(c) for c in fields["tool_calls"] or []])
+    if cls is RemoveMessage and "id" not in fields:
+        raise MessageCoercionError("a `remove` message needs the `id` of the message to delete")
+    return cls(**fields)
+
+
+def _tool_call(call: Any) -> ToolCall:
+    """Accept LangChain's flat shape and OpenAI's `{function: {name, arguments}}` shape."""
+    if isinstance(call, ToolCall):
+        return call
+    if "function" in call:
+        fn = call["function"]
+        args = fn.get("arguments") or {}
+        return ToolCall(name=fn["name"], args=json.loads(args) if isinstance(args, str) else args,
+                        id=call.get("id"))
+    return ToolCall(name=call["name"], args=call.get("args") or {}, id=call.get("id"))
+
+
+def coerce_messages(values: Any) -> list[BaseMessage]:
+    if isinstance(values, (str, BaseMessage, dict)) or (
+            isinstance(values, tuple) and len(values) == 2 and isinstance(values[0], str)):
+        values = [values]
+    return [coerce_message(v) for v in values]
+
+
+def with_id(message: BaseMessage) -> BaseMessage:
+    return message if message.id else message.model_copy(update={"id": str(uuid.uuid4())})
+
+
+class MissingMessageError(ValueError):
+    """A RemoveMessage named an id that is not in the history (B3)."""
+
+
+def add_messages(left: Iterable[Any] | None, right: Any) -> list[BaseMessage]:
+    """Merge `right` into `left` by id (B3); a pure reference implementation."""
+    current = [with_id(m) for m in coerce_messages(left or [])]
+    update = [with_id(m) for m in coerce_messages(right)]
+    for i in range(len(update) - 1, -1, -1):
+        m = update[i]
+        if isinstance(m, RemoveMessage) and m.id == REMOVE_ALL_MESSAGES:
+            current, update = [], update[i + 1:]
+            break
+    index = {m.id: i for i, m in enumerate(current)}
+    removed: set[str] = set()
+    for m in update:
+        at = index.get(m.id)
+        if isinstance(m, RemoveMessage):
+            if at is None:
+                raise MissingMessageError(
+                    f"cannot remove message {m.id!r}: no message with that id in the history")
+            removed.add(m.id)
+        elif at is not None:
+            current[at] = m
+            removed.discard(m.id)
+        else:
+            index[m.id] = len(current)
+            current.append(m)
+    return [m for m in current if m.id not in removed]
