@@ -1,0 +1,102 @@
+"""The types nodes, tools and routers exchange with the runtime.
+
+Input: nothing (definitions only). This is the binding contract between `runtime/` and
+`stdlib/` (and users' Python): what a node receives and may return, how a router answers,
+and how an `ImportRef` in the IR names either a plain callable or a *factory* that builds one
+from its IR spec.
+
+- A node is `fn(state)` or `fn(state, ctx)` (sync or async), where `state` is a read-only
+  mapping of channel values (or, for a task started by a `Send`, the Send's `arg`) and `ctx`
+  is a `RunContext`. It returns an update: a dict of channel writes, a `Command`, a list of
+  those, or None.
+- A router is `fn(state)` or `fn(state, ctx)` returning a label, a list of labels, a `Send`
+  or a list of `Send`s; labels go through the branch's `routes` map.
+- An `ImportRef` whose object carries `__agentc_factory__` is called once at bind time as
+  `factory(spec, graph, env)` (spec: the `ir.NodeSpec` or `ir.BranchSpec`; graph: the
+  `ir.Graph`; env: a `BindEnv`) and returns the node or router callable.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def factory(fn: F) -> F:
+    """Mark `fn` as a factory: the runtime calls it with (spec, graph, env) at bind time."""
+    fn.__agentc_factory__ = True  # type: ignore[attr-defined]
+    return fn
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Start one task of `node` in the next step with `arg` as its input (C2, E5)."""
+
+    node: str
+    arg: Any
+
+
+class CommandGraph(str, enum.Enum):
+    CURRENT = "current"
+    PARENT = "parent"
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """What a node or tool returns to write state and steer the graph, or what a caller
+    passes to resume an interrupted run (`resume`)."""
+
+    update: Mapping[str, Any] | list[tuple[str, Any]] | None = None
+    goto: str | Send | list[str | Send] | None = None
+    resume: Any = None
+    graph: CommandGraph = CommandGraph.CURRENT
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfig:
+    """Per-run settings: the typed replacement for LangGraph's `config` dict."""
+
+    thread_id: str | None = None
+    checkpoint_id: str | None = None
+    recursion_limit: int | None = None  # None: the graph's own bound limit (F1, H2)
+    configurable: Mapping[str, Any] = field(default_factory=dict)  # e.g. a per-run model (A4)
+    tags: tuple[str, ...] = ()
+
+
+class RunContext(Protocol):
+    """What a node may use besides its state; built by the runtime for each task."""
+
+    step: int
+    node: str
+    config: RunConfig
+    store: Any
+
+    def emit(self, mode: str, payload: Any) -> None:
+        """Send a stream event (`messages` deltas, `custom` values) to stream readers."""
+
+    def interrupt(self, value: Any, response_schema: Any = None) -> Any:
+        """Pause the run with `value`; on resume return the answer (D4, D5)."""
+
+
+class BindEnv(Protocol):
+    """What a factory may use at bind time."""
+
+    program: Any  # ir.Program
+    base_dir: str  # directory of the `.agent` file, for file-relative ImportRefs
+
+    def load(self, ref: Any) -> Any:
+        """Import the object an `ir.ImportRef` names (user modules only at run time)."""
+
+    def subgraph(self, name: str) -> Any:
+        """The compiled graph for another graph of the program (agent/subgraph nodes)."""
+
+
+class GraphInterrupt(Exception):
+    """Raised inside a node by `interrupt()`; the runtime catches it and pauses the run."""
+
+    def __init__(self, interrupts: tuple[Any, ...]) -> None:
+        super().__init__(interrupts)
+        self.interrupts = interrupts
