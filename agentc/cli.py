@@ -1,0 +1,48 @@
+"""The `agentc` command line: one module per subcommand, dispatched from here.
+
+Each subcommand module exposes `add_arguments(parser)` and `run(args) -> int` and is
+imported only when chosen, so `agentc check` never pays for the runtime's imports.
+Exit codes: 0 clean, 1 errors in the user's files or the run, 2 usage or unreadable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from . import __version__
+
+# name → (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("agentc.cmd_check", "check .agent files and report every mistake, located"),
+    "ir": ("agentc.cmd_ir", "print the compiled IR of an .agent file as JSON"),
+    "run": ("agentc.cmd_run", "run an agent or graph, streaming a readable transcript"),
+}
+
+
+def build_parser(chosen: str | None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agentc", description="Check, draw and run .agent files.")
+    parser.add_argument("--version", action="version", version=f"agentc {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        if name == chosen:
+            importlib.import_module(module).add_arguments(cmd)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    chosen = chosen if chosen in COMMANDS else None
+    parser = build_parser(chosen)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse: 0 for --help/--version, 2 for usage
+        return int(exit_.code or 0)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    return importlib.import_module(COMMANDS[args.command][0]).run(args)

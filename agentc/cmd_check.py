@@ -1,0 +1,89 @@
+"""`agentc check FILE…`: every diagnostic of every file, located.
+
+Exit 0 when no file has an error (warnings allowed), 1 when any has, 2 when a file cannot
+be read. Nothing in a checked file is executed: used Python modules are read, not imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help=".agent files to check")
+    parser.add_argument("--format", choices=("human", "short", "json"), default="human",
+                        help="human (default): source snippets with carets; short: one line "
+                             "each; json: the same data with byte offsets, for editors")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="print nothing for files without diagnostics")
+
+
+@dataclass(frozen=True)
+class FileOutcome:
+    path: str
+    diagnostics: tuple
+    sources: dict
+
+
+def read_text(path: str) -> str | None:
+    """The file's text, or None after printing why it cannot be read."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        print(f"error[unreadable-file]: cannot read `{path}`: {reason}", file=sys.stderr)
+        return None
+
+
+def check_one(path: str, text: str) -> FileOutcome:
+    from .compiler.pipeline import compile_source
+
+    base_dir = str(Path(path).resolve().parent)
+    result = compile_source(text, path, base_dir=base_dir)
+    return FileOutcome(path, tuple(result.diagnostics), dict(result.sources))
+
+
+def use_color(choice: str) -> bool:
+    if choice == "auto":
+        return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    return choice == "always"
+
+
+def run(args: argparse.Namespace) -> int:
+    from .dsl import report
+
+    outcomes, unreadable = [], False
+    for path in args.files:
+        text = read_text(path)
+        if text is None:
+            unreadable = True
+            continue
+        outcomes.append(check_one(path, text))
+    emit(outcomes, args, report)
+    if unreadable:
+        return 2
+    return 1 if any(d.is_error for o in outcomes for d in o.diagnostics) else 0
+
+
+def emit(outcomes: list[FileOutcome], args: argparse.Namespace, report) -> None:
+    if args.format == "json":
+        items = []
+        for o in outcomes:
+            items.extend(json.loads(report.render_json(o.diagnostics, o.sources)))
+        print(json.dumps(items, indent=2))
+        return
+    for o in outcomes:
+        if args.format == "short":
+            text = report.render_short(o.diagnostics)
+        else:
+            text = report.render_human(o.diagnostics, o.sources, color=use_color(args.color))
+        if text.strip():
+            print(text.rstrip("\n"))
+        elif not args.quiet and args.format == "human":
+            print(f"{o.path}: ok")
