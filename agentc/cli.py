@@ -18,6 +18,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("agentc.cmd_check", "check .agent files and report every mistake, located"),
     "ir": ("agentc.cmd_ir", "print the compiled IR of an .agent file as JSON"),
     "run": ("agentc.cmd_run", "run an agent or graph, streaming a readable transcript"),
+    "graph": ("agentc.cmd_graph", "draw the compiled graph (mermaid, dot, svg, png, html)"),
+    "explain": ("agentc.cmd_explain", "the decision map: who holds each seat in this agent"),
 }
 
 
