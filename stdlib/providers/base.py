@@ -64,6 +64,8 @@ class MessageDelta:
     tool_call_chunks: tuple[ToolCallChunk, ...] = ()
     usage: UsageMetadata | None = None
     finish_reason: str | None = None
+    id: str | None = None  # the provider's message id, on the first delta that knows it
+    response_metadata: dict[str, Any] = field(default_factory=dict)  # model name, stop reason …
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,7 @@ class ModelProfile:
     image_input: bool | None = None
     input_price_per_mtok: float | None = None
     output_price_per_mtok: float | None = None
+    mid_conversation_system_messages: bool | None = None  # B9: Anthropic in-place system turns
 
 
 class ChatModel(Protocol):

@@ -1,0 +1,334 @@
+"""Anthropic messages API.
+
+Input: a `ModelRequest`. Output: an `AIMessage` (`generate`, one POST to
+`{base_url}/v1/messages`) or its `MessageDelta`s (`stream`: the server-sent events
+message_start, content_block_start/delta/stop, message_delta, message_stop). Invariants:
+system messages follow B9 (consecutive ones merge; a leading one goes in the `system` field;
+a later one is sent in place only when the profile allows it and it follows a user turn, an
+assistant turn ending in a server tool result, or another in-place system message; else it
+is an error when a leading one exists, and is moved to the top with a warning when none
+does); tool calls are `tool_use` blocks and tool replies `tool_result` blocks in a user turn;
+`tool_choice="any"` is `{type: any}` (B6); `max_tokens` is required by the API, so the profile's
+maximum output (or 4096) is sent when the file sets none.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from typing import TYPE_CHECKING, Any, AsyncIterator
+
+from ..messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage, \
+    UsageMetadata
+from ._http import ProviderError, ProviderStreamError, iter_sse, open_response, post_json
+from .assemble import parse_tool_call, split_calls
+from .base import MessageDelta, ModelProfile, ModelRequest, ToolCallChunk, ToolDefinition
+from .openai import close_schema
+from .profiles import profile_for
+from .settings import AuthStyle, ModelSettings, settings_from_spec
+
+if TYPE_CHECKING:
+    from ...compiler.ir import ModelSpec
+
+PATH = "v1/messages"
+API_VERSION = "2023-06-01"
+DEFAULT_MAX_TOKENS = 4096
+AUTH = AuthStyle("x-api-key", bearer=False, fixed={"anthropic-version": API_VERSION})
+
+
+class SystemMessagePlacementError(ProviderError):
+    """B9: a system message later in the history that Anthropic cannot take there."""
+
+
+class AnthropicChatModel:
+    def __init__(self, settings: ModelSettings, profile: ModelProfile | None = None) -> None:
+        self.provider = settings.provider
+        self.name = settings.name
+        self.profile = profile or profile_for(settings.provider, settings.name)
+        self._settings = settings
+
+    @classmethod
+    def from_spec(cls, spec: "ModelSpec", base_dir: str = ".") -> "AnthropicChatModel":
+        return cls(settings_from_spec(spec, AUTH))
+
+    def __repr__(self) -> str:
+        return f"AnthropicChatModel(provider={self.provider!r}, name={self.name!r})"
+
+    @property
+    def endpoint_url(self) -> str:
+        return self._settings.endpoint.url(PATH)
+
+    def describe(self) -> str:
+        return (f"{self.provider}:{self.name} → POST {self.endpoint_url}"
+                f" (key from ${self._settings.api_key_env})")
+
+    async def generate(self, request: ModelRequest) -> AIMessage:
+        data = await post_json(self._settings.endpoint, PATH, self.body(request, stream=False))
+        return parse_message(self.provider, data)
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[MessageDelta]:
+        endpoint = self._settings.endpoint
+        async with open_response(endpoint, PATH, self.body(request, stream=True),
+                                 stream=True) as response:
+            reader = _StreamReader(self.provider)
+            async for event in iter_sse(endpoint, response):
+                delta = reader.read(event.data)
+                if delta is not None:
+                    yield delta
+                if reader.done:
+                    break
+            if not reader.done:
+                raise ProviderStreamError(self.provider,
+                                          "stream ended before the reply was complete")
+
+    def body(self, request: ModelRequest, stream: bool) -> dict[str, Any]:
+        system, messages = format_messages(request.messages, self.profile)
+        body: dict[str, Any] = {"model": self.name, "messages": messages}
+        body.update(self._settings.params)
+        body.update(request.options)
+        if "stop" in body:
+            body["stop_sequences"] = body.pop("stop")
+        body.setdefault("max_tokens", self.profile.max_output_tokens or DEFAULT_MAX_TOKENS)
+        if system:
+            body["system"] = system
+        tools = [format_tool(t) for t in request.tools] + [dict(t) for t in request.provider_tools]
+        if tools:
+            body["tools"] = tools
+            choice = format_tool_choice(request.tool_choice)
+            if choice is not None:
+                body["tool_choice"] = choice
+        if request.response_format is not None:
+            body["output_config"] = {"format": {
+                "type": "json_schema", "schema": close_schema(request.response_format.schema)}}
+        if stream:
+            body["stream"] = True
+        return body
+
+
+# ---------------------------------------------------------------- request
+
+def format_tool(tool: ToolDefinition) -> dict[str, Any]:
+    return {"name": tool.name, "description": tool.description, "input_schema": tool.parameters}
+
+
+def format_tool_choice(choice: Any) -> dict[str, Any] | None:
+    if choice is None:
+        return None
+    if choice in ("auto", "any", "none"):
+        return {"type": choice}
+    if choice == "required":
+        return {"type": "any"}
+    return {"type": "tool", "name": choice}
+
+
+def _merge_systems(messages: tuple[BaseMessage, ...] | list[BaseMessage]) -> list[BaseMessage]:
+    out: list[BaseMessage] = []
+    for m in messages:
+        if isinstance(m, SystemMessage) and out and isinstance(out[-1], SystemMessage):
+            out[-1] = SystemMessage(content=_blocks(out[-1].content) + _blocks(m.content))
+        else:
+            out.append(m)
+    return out
+
+
+def format_messages(messages: Any, profile: ModelProfile) -> tuple[Any, list[dict[str, Any]]]:
+    """B9 placement of system messages, then each turn; consecutive same-role turns merge."""
+    merged = _merge_systems(messages)
+    system: Any = None
+    if merged and isinstance(merged[0], SystemMessage):
+        system, merged = _system_content(merged[0]), merged[1:]
+    turns: list[dict[str, Any]] = []
+    for m in merged:
+        if isinstance(m, SystemMessage):
+            system = _place_system(m, turns, system, profile)
+            continue
+        turn = _format_turn(m)
+        if turn is not None:
+            _append_turn(turns, turn)
+    return system, turns
+
+
+def _place_system(m: SystemMessage, turns: list[dict[str, Any]], system: Any,
+                  profile: ModelProfile) -> Any:
+    if profile.mid_conversation_system_messages and turns and _may_follow(turns[-1]):
+        turns.append({"role": "system", "content": _blocks(m.content)})
+        return system
+    if system is not None:
+        raise SystemMessagePlacementError(
+            "anthropic", "a system message after the first message cannot be sent to this "
+            "model while a leading system prompt exists (B9); merge it into the system prompt "
+            "or send it as a user message")
+    warnings.warn("a system message after the first message was moved to the top, where it "
+                  "applies to the whole conversation (B9)", stacklevel=3)
+    return _system_content(m)
+
+
+def _may_follow(previous: dict[str, Any]) -> bool:
+    if previous["role"] in ("user", "system"):
+        return True
+    content = previous["content"]
+    last = content[-1] if isinstance(content, list) and content else {}
+    return str(last.get("type", "")).endswith("_tool_result")
+
+
+def _system_content(m: SystemMessage) -> Any:
+    return m.content if isinstance(m.content, str) else _blocks(m.content)
+
+
+def _format_turn(m: BaseMessage) -> dict[str, Any] | None:
+    if isinstance(m, AIMessage):
+        content = _ai_blocks(m)
+        return {"role": "assistant", "content": content} if content else None
+    if isinstance(m, ToolMessage):
+        result: dict[str, Any] = {"type": "tool_result", "tool_use_id": m.tool_call_id,
+                                  "content": format_content(m.content)}
+        if m.status == "error":
+            result["is_error"] = True
+        return {"role": "user", "content": [result]}
+    if isinstance(m, HumanMessage):
+        return {"role": "user", "content": format_content(m.content)}
+    raise ProviderError("anthropic", f"cannot send a `{m.type}` message to a model")
+
+
+def _ai_blocks(m: AIMessage) -> list[dict[str, Any]]:
+    blocks = [b for b in _blocks(m.content)
+              if b.get("type") != "tool_use" and not (b.get("type") == "text" and not b["text"])]
+    blocks += [{"type": "tool_use", "id": c.id, "name": c.name, "input": c.args}
+               for c in m.tool_calls]
+    # Invalid calls still need their tool_use so the tool_result answering them matches.
+    blocks += [{"type": "tool_use", "id": c.id, "name": c.name or "", "input": {}}
+               for c in m.invalid_tool_calls]
+    return blocks
+
+
+def _append_turn(turns: list[dict[str, Any]], turn: dict[str, Any]) -> None:
+    if turns and turns[-1]["role"] == turn["role"]:
+        turns[-1] = {"role": turn["role"],
+                     "content": _blocks(turns[-1]["content"]) + _blocks(turn["content"])}
+    else:
+        turns.append(turn)
+
+
+def _blocks(content: Any) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}] if content else []
+    return [_format_block(b) for b in content]
+
+
+def format_content(content: Any) -> Any:
+    return content if isinstance(content, str) else [_format_block(b) for b in content]
+
+
+def _format_block(block: Any) -> dict[str, Any]:
+    """Content passed through; OpenAI / LangChain image blocks become Anthropic image sources."""
+    if isinstance(block, str):
+        return {"type": "text", "text": block}
+    kind = block.get("type")
+    if kind == "image_url":
+        url = block["image_url"]["url"] if isinstance(block["image_url"], dict) \
+            else block["image_url"]
+        return _image(url)
+    if kind == "image" and "source" not in block:
+        if block.get("url"):
+            return _image(block["url"])
+        data = block.get("base64") or block.get("data")
+        return {"type": "image", "source": {"type": "base64", "data": data,
+                                            "media_type": block.get("mime_type", "image/png")}}
+    return block
+
+
+def _image(url: str) -> dict[str, Any]:
+    if url.startswith("data:") and ";base64," in url:
+        head, data = url[5:].split(";base64,", 1)
+        return {"type": "image", "source": {"type": "base64", "media_type": head, "data": data}}
+    return {"type": "image", "source": {"type": "url", "url": url}}
+
+
+# ---------------------------------------------------------------- reply
+
+def parse_message(provider: str, data: dict[str, Any]) -> AIMessage:
+    blocks = data.get("content") or []
+    calls = [parse_tool_call(b.get("name"), b.get("input"), b.get("id"))
+             for b in blocks if b.get("type") == "tool_use"]
+    valid, invalid = split_calls(calls)
+    kept = [b for b in blocks if b.get("type") != "tool_use"]
+    only_text = all(b.get("type") == "text" for b in kept)
+    content: Any = "".join(b.get("text", "") for b in kept) if only_text else kept
+    meta = {"model_provider": provider, "model_name": data.get("model"),
+            "stop_reason": data.get("stop_reason"), "stop_sequence": data.get("stop_sequence"),
+            "finish_reason": data.get("stop_reason")}
+    return AIMessage(content=content, id=data.get("id"), tool_calls=valid,
+                     invalid_tool_calls=invalid, usage_metadata=parse_usage(data.get("usage")),
+                     response_metadata=meta)
+
+
+def parse_usage(usage: dict[str, Any] | None) -> UsageMetadata | None:
+    if not usage:
+        return None
+    cache_read = usage.get("cache_read_input_tokens") or 0
+    cache_write = usage.get("cache_creation_input_tokens") or 0
+    inp = (usage.get("input_tokens") or 0) + cache_read + cache_write
+    out = usage.get("output_tokens") or 0
+    details = {k: v for k, v in (("cache_read", cache_read), ("cache_creation", cache_write)) if v}
+    return UsageMetadata(input_tokens=inp, output_tokens=out, total_tokens=inp + out,
+                         input_token_details=details)
+
+
+class _StreamReader:
+    """One delta per meaningful event; `done` once message_stop arrives."""
+
+    def __init__(self, provider: str) -> None:
+        self.provider = provider
+        self.done = False
+
+    def read(self, data: str) -> MessageDelta | None:
+        try:
+            event = json.loads(data)
+        except ValueError:
+            raise ProviderStreamError(self.provider, f"stream event is not JSON: {data[:200]!r}")
+        kind = event.get("type")
+        handler = getattr(self, f"_on_{kind}", None)
+        return handler(event) if handler is not None else None
+
+    def _on_message_start(self, event: dict[str, Any]) -> MessageDelta:
+        message = event.get("message") or {}
+        usage = parse_usage({**(message.get("usage") or {}), "output_tokens": 0})
+        return MessageDelta(id=message.get("id"), usage=usage, response_metadata={
+            "model_provider": self.provider, "model_name": message.get("model")})
+
+    def _on_content_block_start(self, event: dict[str, Any]) -> MessageDelta | None:
+        block = event.get("content_block") or {}
+        if block.get("type") == "tool_use":
+            chunk = ToolCallChunk(index=event.get("index", 0), id=block.get("id"),
+                                  name=block.get("name"))
+            return MessageDelta(tool_call_chunks=(chunk,))
+        if block.get("type") == "text" and block.get("text"):
+            return MessageDelta(text=block["text"])
+        return None
+
+    def _on_content_block_delta(self, event: dict[str, Any]) -> MessageDelta | None:
+        delta = event.get("delta") or {}
+        kind = delta.get("type")
+        if kind == "text_delta":
+            return MessageDelta(text=delta.get("text", ""))
+        if kind == "input_json_delta":
+            chunk = ToolCallChunk(index=event.get("index", 0), args=delta.get("partial_json", ""))
+            return MessageDelta(tool_call_chunks=(chunk,))
+        return None
+
+    def _on_message_delta(self, event: dict[str, Any]) -> MessageDelta:
+        delta = event.get("delta") or {}
+        out = (event.get("usage") or {}).get("output_tokens") or 0
+        stop = delta.get("stop_reason")
+        return MessageDelta(
+            finish_reason=stop,
+            usage=UsageMetadata(output_tokens=out, total_tokens=out),
+            response_metadata={"stop_reason": stop, "stop_sequence": delta.get("stop_sequence")})
+
+    def _on_message_stop(self, event: dict[str, Any]) -> None:
+        self.done = True
+        return None
+
+    def _on_error(self, event: dict[str, Any]) -> None:
+        err = event.get("error") or {}
+        raise ProviderStreamError(self.provider, str(err.get("message", err)))

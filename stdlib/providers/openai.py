@@ -1,0 +1,301 @@
+"""OpenAI chat completions, and any OpenAI-compatible server by base URL.
+
+Input: a `ModelRequest`. Output: an `AIMessage` (`generate`, one POST to
+`{base_url}/chat/completions`) or its `MessageDelta`s (`stream`, the same call with
+`stream: true` read as server-sent events). Invariants: `tool_choice="any"` is sent as
+`"required"` (B6); native structured output is `response_format: {type: json_schema}` and
+tools are marked strict beside it (B7); tool-call arguments that are not JSON become invalid
+calls and empty ones `{}` (C4); usage comes with the stream (`stream_options.include_usage`);
+a stream that ends before it finished is a `ProviderStreamError`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, AsyncIterator
+
+from ..messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage, \
+    UsageMetadata
+from ._http import ProviderError, ProviderStreamError, iter_sse, open_response, post_json
+from .assemble import parse_tool_call, split_calls
+from .base import MessageDelta, ModelProfile, ModelRequest, ToolCallChunk, ToolDefinition
+from .profiles import profile_for
+from .settings import AuthStyle, ModelSettings, settings_from_spec
+
+if TYPE_CHECKING:
+    from ...compiler.ir import ModelSpec
+
+PATH = "chat/completions"
+AUTH = AuthStyle("authorization", bearer=True)
+
+
+class OpenAIChatModel:
+    """A chat-completions model; `describe()` says where its calls go (A3)."""
+
+    def __init__(self, settings: ModelSettings, profile: ModelProfile | None = None) -> None:
+        self.provider = settings.provider
+        self.name = settings.name
+        self.profile = profile or profile_for(settings.provider, settings.name)
+        self._settings = settings
+
+    @classmethod
+    def from_spec(cls, spec: "ModelSpec", base_dir: str = ".") -> "OpenAIChatModel":
+        return cls(settings_from_spec(spec, AUTH))
+
+    def __repr__(self) -> str:
+        return f"OpenAIChatModel(provider={self.provider!r}, name={self.name!r})"
+
+    @property
+    def endpoint_url(self) -> str:
+        return self._settings.endpoint.url(PATH)
+
+    def describe(self) -> str:
+        key = self._settings.api_key_env
+        return (f"{self.provider}:{self.name} → POST {self.endpoint_url}"
+                + (f" (key from ${key})" if key else " (no key)"))
+
+    async def generate(self, request: ModelRequest) -> AIMessage:
+        data = await post_json(self._settings.endpoint, PATH, self.body(request, stream=False))
+        return parse_completion(self.provider, data)
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[MessageDelta]:
+        endpoint = self._settings.endpoint
+        async with open_response(endpoint, PATH, self.body(request, stream=True),
+                                 stream=True) as response:
+            reader = _StreamReader(self.provider)
+            async for event in iter_sse(endpoint, response):
+                if event.data == "[DONE]":
+                    reader.done = True
+                    break
+                delta = reader.read(event.data)
+                if delta is not None:
+                    yield delta
+            reader.check_complete()
+
+    def body(self, request: ModelRequest, stream: bool) -> dict[str, Any]:
+        """The JSON body of one call (public so tests and `explain` can show it)."""
+        body: dict[str, Any] = {"model": self.name,
+                                "messages": format_messages(request.messages)}
+        body.update(self._settings.params)
+        body.update(request.options)
+        if self.provider == "openai" and "max_tokens" in body:
+            # OpenAI deprecated `max_tokens`; reasoning models accept only the new name.
+            body.setdefault("max_completion_tokens", body.pop("max_tokens"))
+        strict_tools = request.response_format is not None  # B7
+        tools = [format_tool(t, strict_tools) for t in request.tools]
+        tools += [dict(t) for t in request.provider_tools]  # A8: bound as given
+        if tools:
+            body["tools"] = tools
+            choice = format_tool_choice(request.tool_choice)
+            if choice is not None:
+                body["tool_choice"] = choice
+        if request.response_format is not None:
+            body["response_format"] = format_response_format(request.response_format)
+        if stream:
+            body["stream"] = True
+            body["stream_options"] = {"include_usage": True}
+        return body
+
+
+# ---------------------------------------------------------------- request
+
+def format_messages(messages: tuple[BaseMessage, ...] | list[BaseMessage]) -> list[dict]:
+    return [format_message(m) for m in messages]
+
+
+def format_message(m: BaseMessage) -> dict[str, Any]:
+    if isinstance(m, AIMessage):
+        out = _format_ai(m)
+    elif isinstance(m, ToolMessage):
+        out = {"role": "tool", "tool_call_id": m.tool_call_id, "content": _text_content(m)}
+    elif isinstance(m, SystemMessage):
+        out = {"role": "system", "content": _text_content(m)}
+    elif isinstance(m, HumanMessage):
+        out = {"role": "user", "content": format_content(m.content)}
+    else:
+        raise ProviderError("openai", f"cannot send a `{m.type}` message to a model")
+    if m.name and not isinstance(m, ToolMessage):
+        out["name"] = m.name
+    return out
+
+
+def _format_ai(m: AIMessage) -> dict[str, Any]:
+    calls = [{"id": c.id, "type": "function",
+              "function": {"name": c.name, "arguments": json.dumps(c.args)}}
+             for c in m.tool_calls]
+    # Invalid calls are sent back as written so the tool replies that answer them match.
+    calls += [{"id": c.id, "type": "function",
+               "function": {"name": c.name or "", "arguments": c.args or ""}}
+              for c in m.invalid_tool_calls]
+    out: dict[str, Any] = {"role": "assistant", "content": m.text or (None if calls else "")}
+    if calls:
+        out["tool_calls"] = calls
+    return out
+
+
+def _text_content(m: BaseMessage) -> Any:
+    if isinstance(m.content, str):
+        return m.content
+    return [b for b in format_content(m.content) if b.get("type") == "text"] or m.text
+
+
+def format_content(content: Any) -> Any:
+    """Content blocks passed through; LangChain's standard image blocks become `image_url`."""
+    if isinstance(content, str):
+        return content
+    return [_format_block(b) for b in content]
+
+
+def _format_block(block: Any) -> dict[str, Any]:
+    if isinstance(block, str):
+        return {"type": "text", "text": block}
+    if block.get("type") != "image":
+        return block
+    source = block.get("source")
+    if isinstance(source, dict):  # Anthropic's shape
+        if source.get("type") == "base64":
+            return _image_url(f"data:{source.get('media_type')};base64,{source.get('data')}")
+        return _image_url(source.get("url", ""))
+    if block.get("url"):
+        return _image_url(block["url"])
+    data = block.get("base64") or block.get("data")
+    mime = block.get("mime_type", "image/png")
+    return _image_url(f"data:{mime};base64,{data}")
+
+
+def _image_url(url: str) -> dict[str, Any]:
+    return {"type": "image_url", "image_url": {"url": url}}
+
+
+def format_tool(tool: ToolDefinition, strict: bool = False) -> dict[str, Any]:
+    fn: dict[str, Any] = {"name": tool.name, "description": tool.description,
+                          "parameters": tool.parameters}
+    if strict:
+        fn["strict"] = True
+        fn["parameters"] = close_schema(tool.parameters)
+    return {"type": "function", "function": fn}
+
+
+def close_schema(schema: Any) -> Any:
+    """Strict tools need `additionalProperties: false` on every object (as LangChain sets)."""
+    if isinstance(schema, list):
+        return [close_schema(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: close_schema(v) for k, v in schema.items()}
+    if out.get("type") == "object" and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    return out
+
+
+def format_tool_choice(choice: Any) -> Any:
+    """B6: None sends nothing; `any` is OpenAI's `required`; another name forces that tool."""
+    if choice is None:
+        return None
+    if choice in ("auto", "none", "required"):
+        return choice
+    if choice == "any":
+        return "required"
+    return {"type": "function", "function": {"name": choice}}
+
+
+def format_response_format(fmt: Any) -> dict[str, Any]:
+    schema: dict[str, Any] = {"name": fmt.name, "schema": fmt.schema}
+    if fmt.strict:
+        schema["strict"] = True
+    return {"type": "json_schema", "json_schema": schema}
+
+
+# ---------------------------------------------------------------- reply
+
+def parse_completion(provider: str, data: dict[str, Any]) -> AIMessage:
+    choices = data.get("choices") or []
+    if not choices:
+        raise ProviderError(provider, f"reply has no choices: {json.dumps(data)[:300]}")
+    choice = choices[0]
+    msg = choice.get("message") or {}
+    calls = [parse_tool_call((c.get("function") or {}).get("name"),
+                             (c.get("function") or {}).get("arguments"), c.get("id"))
+             for c in msg.get("tool_calls") or []]
+    valid, invalid = split_calls(calls)
+    extra = {"refusal": msg["refusal"]} if msg.get("refusal") else {}
+    return AIMessage(content=msg.get("content") or "", id=data.get("id"), tool_calls=valid,
+                     invalid_tool_calls=invalid, usage_metadata=parse_usage(data.get("usage")),
+                     additional_kwargs=extra,
+                     response_metadata=_metadata(provider, data, choice.get("finish_reason")))
+
+
+def _metadata(provider: str, data: dict[str, Any], finish: str | None) -> dict[str, Any]:
+    meta: dict[str, Any] = {"model_provider": provider, "model_name": data.get("model")}
+    if finish is not None:
+        meta["finish_reason"] = finish
+    if data.get("system_fingerprint"):
+        meta["system_fingerprint"] = data["system_fingerprint"]
+    return meta
+
+
+def parse_usage(usage: dict[str, Any] | None) -> UsageMetadata | None:
+    if not usage:
+        return None
+    prompt = usage.get("prompt_tokens") or 0
+    completion = usage.get("completion_tokens") or 0
+    inp = {"cache_read": (usage.get("prompt_tokens_details") or {}).get("cached_tokens"),
+           "audio": (usage.get("prompt_tokens_details") or {}).get("audio_tokens")}
+    out = {"reasoning": (usage.get("completion_tokens_details") or {}).get("reasoning_tokens"),
+           "audio": (usage.get("completion_tokens_details") or {}).get("audio_tokens")}
+    return UsageMetadata(input_tokens=prompt, output_tokens=completion,
+                         total_tokens=usage.get("total_tokens") or prompt + completion,
+                         input_token_details={k: v for k, v in inp.items() if v is not None},
+                         output_token_details={k: v for k, v in out.items() if v is not None})
+
+
+class _StreamReader:
+    """Turns each `chat.completion.chunk` into a delta; remembers whether the reply ended."""
+
+    def __init__(self, provider: str) -> None:
+        self.provider = provider
+        self.first = True
+        self.done = False
+        self.finished = False
+
+    def read(self, data: str) -> MessageDelta | None:
+        try:
+            chunk = json.loads(data)
+        except ValueError:
+            raise ProviderStreamError(self.provider, f"stream event is not JSON: {data[:200]!r}")
+        if isinstance(chunk, dict) and chunk.get("error"):
+            err = chunk["error"]
+            raise ProviderStreamError(self.provider, str(
+                err.get("message", err) if isinstance(err, dict) else err))
+        return self._delta(chunk)
+
+    def _delta(self, chunk: dict[str, Any]) -> MessageDelta | None:
+        choices = chunk.get("choices") or ()
+        text, calls, finish = "", (), None
+        if choices:
+            delta = choices[0].get("delta") or {}
+            text = delta.get("content") or ""
+            calls = tuple(_call_chunk(i, c) for i, c in enumerate(delta.get("tool_calls") or ()))
+            finish = choices[0].get("finish_reason")
+            self.finished = self.finished or finish is not None
+        usage = parse_usage(chunk.get("usage"))
+        meta: dict[str, Any] = {}
+        if self.first:
+            meta = {"model_provider": self.provider, "model_name": chunk.get("model")}
+        if not (text or calls or finish or usage or self.first):
+            return None
+        delta_id = chunk.get("id") if self.first else None
+        self.first = False
+        return MessageDelta(text=text, tool_call_chunks=calls, usage=usage,
+                            finish_reason=finish, id=delta_id, response_metadata=meta)
+
+    def check_complete(self) -> None:
+        # Some compatible servers omit `[DONE]`; a finish reason is enough to know it ended.
+        if not (self.done or self.finished):
+            raise ProviderStreamError(self.provider, "stream ended before the reply was complete")
+
+
+def _call_chunk(position: int, raw: dict[str, Any]) -> ToolCallChunk:
+    fn = raw.get("function") or {}
+    return ToolCallChunk(index=raw.get("index", position), id=raw.get("id"),
+                         name=fn.get("name"), args=fn.get("arguments") or "")
