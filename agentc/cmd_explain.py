@@ -1,0 +1,73 @@
+"""`agentc explain FILE` / `agentc explain --diff OLD NEW`: the decision map of an agent.
+
+For every seat of seed 000: the question, who holds it in this agent, and the line of the
+`.agent` file that makes it so (agentc/explain.py). `--diff` lists the seats whose holder
+moved, then those whose answer changed, between two versions of a file; `--exit-code`
+makes a moved holder exit 1 (for CI). Exit codes as in cli.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="*", metavar="FILE", help="an .agent file")
+    parser.add_argument("--agent", "--graph", dest="agent", metavar="NAME",
+                        help="the agent or graph block (default: the first)")
+    parser.add_argument("--format", "-f", choices=("text", "json", "markdown"), default="text")
+    parser.add_argument("--diff", nargs=2, metavar=("OLD", "NEW"),
+                        help="show the seats that moved holder between two files")
+    parser.add_argument("--exit-code", action="store_true",
+                        help="with --diff: exit 1 when some seat moved holder")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.diff:
+        if args.files:
+            print("error: give either FILE or --diff OLD NEW, not both", file=sys.stderr)
+            return 2
+        return _run_diff(args)
+    if len(args.files) != 1:
+        print("error: give one .agent file (or --diff OLD NEW)", file=sys.stderr)
+        return 2
+    return _run_one(args)
+
+
+def _run_one(args: argparse.Namespace) -> int:
+    from . import explain
+    from .cmd_graph import load_graph
+
+    graph, code = load_graph(args.files[0], args.agent)
+    if graph is None:
+        return code
+    dmap = explain.decision_map(graph)
+    if args.format == "json":
+        print(json.dumps(explain.to_json(dmap), indent=2, ensure_ascii=False))
+    elif args.format == "markdown":
+        sys.stdout.write(explain.render_markdown(dmap))
+    else:
+        sys.stdout.write(explain.render_text(dmap))
+    return 0
+
+
+def _run_diff(args: argparse.Namespace) -> int:
+    from . import explain
+    from .cmd_graph import load_graph
+
+    old_path, new_path = args.diff
+    new_graph, code = load_graph(new_path, args.agent)
+    if new_graph is None:
+        return code
+    old_graph, code = load_graph(old_path, args.agent or new_graph.name)
+    if old_graph is None:
+        return code
+    old, new = explain.decision_map(old_graph), explain.decision_map(new_graph)
+    changes = explain.diff(old, new)
+    if args.format == "json":
+        print(json.dumps(explain.diff_json(old, new, changes), indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(explain.render_diff(old, new, changes))
+    return 1 if args.exit_code and any(c.moved for c in changes) else 0

@@ -1,0 +1,140 @@
+"""`agentc graph FILE`: draw the compiled graph (mermaid, dot, svg, png, html).
+
+Text formats (mermaid, dot) go to stdout unless `-o` names a file; binary ones (svg, png)
+and the html page go to `-o`, or to `<graph>.<format>` beside the working directory. SVG,
+PNG and the html page need Graphviz's `dot`; without it the command says which package
+installs it (exit 2) and mermaid/dot text still work. Exit codes as in cli.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import sys
+from pathlib import Path
+
+from .compiler import ir
+
+
+class Format(str, enum.Enum):
+    MERMAID = "mermaid"
+    DOT = "dot"
+    SVG = "svg"
+    PNG = "png"
+    HTML = "html"
+
+
+TEXT_FORMATS = (Format.MERMAID, Format.DOT)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="an .agent file")
+    parser.add_argument("--agent", "--graph", dest="agent", metavar="NAME",
+                        help="the agent or graph block to draw (default: the first)")
+    parser.add_argument("--format", "-f", choices=[f.value for f in Format],
+                        default=Format.MERMAID.value,
+                        help="mermaid (default, as LangGraph's draw_mermaid), dot, svg, png, "
+                             "or html (one self-contained page: diagram and decision map)")
+    parser.add_argument("-o", "--output", metavar="PATH",
+                        help="write here (default: stdout for mermaid/dot, <graph>.<format> "
+                             "otherwise)")
+    parser.add_argument("--no-legend", action="store_true",
+                        help="leave out the legend (limits, checkpointer, interrupts)")
+
+
+# ---------------------------------------------------------------- loading (shared with explain)
+
+def load_program(path: str) -> tuple[ir.Program | None, int]:
+    """The compiled program, or None and an exit code after printing why."""
+    from .cmd_check import read_text
+    from .compiler.pipeline import compile_source
+    from .dsl import report
+
+    text = read_text(path)
+    if text is None:
+        return None, 2
+    result = compile_source(text, path, base_dir=str(Path(path).resolve().parent))
+    if result.program is None:
+        print(report.render_human(result.diagnostics, result.sources, color=False).rstrip("\n"),
+              file=sys.stderr)
+        return None, 1
+    return result.program, 0
+
+
+def select_graph(program: ir.Program, name: str | None, path: str) -> ir.Graph | None:
+    """The graph named `name`, else the file's first; None after printing why."""
+    if not program.graphs:
+        print(f"error: {path} declares no agent or graph to draw", file=sys.stderr)
+        return None
+    if name is None:
+        local = [g for g in program.graphs if "." not in g.name] or list(program.graphs)
+        return local[0]
+    try:
+        return program.graph(name)
+    except KeyError:
+        names = ", ".join(f"`{g.name}`" for g in program.graphs)
+        print(f"error: no agent or graph named `{name}` in {path} (it has: {names})",
+              file=sys.stderr)
+        return None
+
+
+def load_graph(path: str, name: str | None) -> tuple[ir.Graph | None, int]:
+    program, code = load_program(path)
+    if program is None:
+        return None, code
+    graph = select_graph(program, name, path)
+    return graph, (0 if graph is not None else 2)
+
+
+# ---------------------------------------------------------------- drawing
+
+def draw(graph: ir.Graph, fmt: Format, legend: bool = True) -> bytes:
+    """The diagram in `fmt`; raises render.DotNotFound for svg/png/html without `dot`."""
+    from .compiler import render
+
+    if fmt is Format.MERMAID:
+        return render.to_mermaid(graph, legend=legend).encode("utf-8")
+    dot_text = render.to_dot(graph, legend=legend)
+    if fmt is Format.DOT:
+        return dot_text.encode("utf-8")
+    if fmt is Format.HTML:
+        from .review_html import page
+
+        svg = render.render_dot(dot_text, render.BinaryFormat.SVG).decode("utf-8")
+        return page(graph, svg).encode("utf-8")
+    return render.render_dot(dot_text, render.BinaryFormat(fmt.value))
+
+
+def output_path(args: argparse.Namespace, graph: ir.Graph, fmt: Format) -> str | None:
+    """Where to write: `-o`, stdout (None) for text formats, else `<graph>.<format>`."""
+    if args.output and args.output != "-":
+        return args.output
+    if fmt in TEXT_FORMATS or args.output == "-":
+        return None
+    return f"{graph.name}.{fmt.value}"
+
+
+def run(args: argparse.Namespace) -> int:
+    from .compiler.render import DotNotFound
+
+    fmt = Format(args.format)
+    graph, code = load_graph(args.file, args.agent)
+    if graph is None:
+        return code
+    try:
+        data = draw(graph, fmt, legend=not args.no_legend)
+    except DotNotFound as exc:
+        print(f"error: cannot draw {fmt.value}: {exc}", file=sys.stderr)
+        return 2
+    target = output_path(args, graph, fmt)
+    if target is None:
+        sys.stdout.buffer.write(data) if fmt not in TEXT_FORMATS else sys.stdout.write(
+            data.decode("utf-8"))
+        return 0
+    try:
+        Path(target).write_bytes(data)
+    except OSError as exc:
+        print(f"error: cannot write `{target}`: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {target}", file=sys.stderr)
+    return 0
