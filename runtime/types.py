@@ -100,3 +100,30 @@ class GraphInterrupt(Exception):
     def __init__(self, interrupts: tuple[Any, ...]) -> None:
         super().__init__(interrupts)
         self.interrupts = interrupts
+
+
+# ---------------------------------------------------------------- added by the runtime (issue 3)
+
+@dataclass(frozen=True, slots=True)
+class Interrupt:
+    """One pending question: what `interrupt(value)` asked, and the id to answer it by."""
+
+    value: Any
+    id: str
+    response_schema: Any = None  # JSON Schema of the expected answer, when one was given (D5)
+
+
+class Durability(str, enum.Enum):
+    """F11: when a step's progress is saved (only with a checkpointer)."""
+
+    SYNC = "sync"  # wait for each step's save before the next step starts
+    ASYNC = "async"  # save in the background while the next step starts (default)
+    EXIT = "exit"  # save once, when the run ends (however it ends)
+
+
+class StreamMode(str, enum.Enum):
+    VALUES = "values"  # the output channels after each step
+    UPDATES = "updates"  # each task's update, in task order
+    MESSAGES = "messages"  # deltas nodes `ctx.emit("messages", …)` as they arrive
+    CUSTOM = "custom"  # anything nodes `ctx.emit("custom", …)`
+    DEBUG = "debug"  # tasks, results and checkpoints

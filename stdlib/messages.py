@@ -197,3 +197,143 @@ def add_messages(left: Iterable[Any] | None, right: Any) -> list[BaseMessage]:
             index[m.id] = len(current)
             current.append(m)
     return [m for m in current if m.id not in removed]
+
+
+# ---------------------------------------------------------------- the incremental channel
+# B3 semantics as above, applied in O(size of update) for appends: the history is one
+# append-only list shared by snapshots (`MessagesView` = list + length), an id → index map
+# finds replacements, and a checkpoint stores each step's normalised writes, not the list.
+
+from collections.abc import Sequence as _Sequence  # noqa: E402
+from itertools import islice as _islice  # noqa: E402
+
+from agentc.runtime.channels import MISSING as _MISSING, Channel as _Channel, DeltaKind as _DK  # noqa: E402
+from agentc.runtime.serde import register_type as _register  # noqa: E402
+
+
+class MessagesView(_Sequence):
+    """A read-only snapshot of the history: what nodes see as `state["messages"]`."""
+
+    __slots__ = ("_base", "_n")
+
+    def __init__(self, base: list[BaseMessage], n: int) -> None:
+        self._base, self._n = base, n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return self._base[:self._n][i]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("message index out of range")
+        return self._base[i]
+
+    def __iter__(self):
+        return _islice(self._base, self._n)
+
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, (list, tuple, MessagesView)):
+            return len(other) == self._n and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __add__(self, other: Any) -> list[BaseMessage]:
+        return [*self, *other]
+
+    def __radd__(self, other: Any) -> list[BaseMessage]:
+        return [*other, *self]
+
+    def __repr__(self) -> str:
+        return f"MessagesView({list(self)!r})"
+
+
+class MessagesChannel(_Channel):
+    """The `messages` channel: add_messages (B3) applied incrementally."""
+
+    __slots__ = ("base", "index", "ops")
+
+    def __init__(self, name: str, default: Any = _MISSING) -> None:
+        super().__init__(name)
+        self.base: list[BaseMessage] = []
+        self.index: dict[str, int] = {}
+        self.ops: list[tuple[bool, list[BaseMessage]]] = []
+        if default is not _MISSING:
+            self.update([default or []])
+
+    def view(self) -> Any:
+        return MessagesView(self.base, len(self.base)) if self.value is not _MISSING else _MISSING
+
+    def output(self) -> Any:
+        return list(self.base) if self.value is not _MISSING else _MISSING
+
+    def update(self, values: Any) -> bool:
+        for write in values:
+            msgs = [with_id(m) for m in coerce_messages(write)]
+            reset = False
+            for i in range(len(msgs) - 1, -1, -1):
+                if isinstance(msgs[i], RemoveMessage) and msgs[i].id == REMOVE_ALL_MESSAGES:
+                    reset, msgs = True, msgs[i + 1:]
+                    break
+            self._apply(reset, msgs)
+            self.ops.append((reset, msgs))
+        self.value, self.dirty = True, True
+        return True
+
+    def _apply(self, reset: bool, msgs: list[BaseMessage]) -> None:
+        if reset:
+            self.base, self.index = [], {}
+        self._check_removals(msgs)
+        base, index, removed, copied = self.base, self.index, set(), False
+        for m in msgs:
+            at = index.get(m.id)
+            if isinstance(m, RemoveMessage):
+                removed.add(m.id)
+            elif at is None:
+                index[m.id] = len(base)
+                base.append(m)
+            else:
+                if not copied:  # copy-on-write: views handed out keep their snapshot
+                    base, copied = list(base), True
+                base[at] = m
+                removed.discard(m.id)
+        if removed:
+            base = [m for m in base if m.id not in removed]
+            index = {m.id: i for i, m in enumerate(base)}
+        self.base, self.index = base, index
+
+    def _check_removals(self, msgs: list[BaseMessage]) -> None:
+        known = None
+        for m in msgs:
+            if isinstance(m, RemoveMessage) and m.id not in self.index:
+                known = known or {x.id for x in msgs if not isinstance(x, RemoveMessage)}
+                if m.id not in known:
+                    raise MissingMessageError(
+                        f"cannot remove message {m.id!r}: no message with that id in the history")
+
+    def take_delta(self) -> Any:
+        if not self.dirty:
+            return None
+        self.dirty = False
+        ops, self.ops = self.ops, []
+        return (_DK.OPS, [[reset, msgs] for reset, msgs in ops])
+
+    def apply_delta(self, delta: Any) -> None:
+        kind, payload = delta
+        if kind is _DK.OPS:
+            for reset, msgs in payload:
+                self._apply(reset, list(msgs))
+            self.value = True
+        elif kind is _DK.CLEAR:
+            self.base, self.index, self.value = [], {}, _MISSING
+        else:  # a whole list (an older or foreign checkpoint)
+            self.base, self.index, self.value = [], {}, True
+            self._apply(False, [with_id(m) for m in coerce_messages(payload)])
+        self.dirty, self.ops = False, []
+
+
+add_messages.__agentc_channel__ = MessagesChannel  # type: ignore[attr-defined]
+
+for _cls in (HumanMessage, SystemMessage, AIMessage, ToolMessage, RemoveMessage):
+    _register(_cls, f"message.{_cls.model_fields['type'].default}")

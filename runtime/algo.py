@@ -1,0 +1,174 @@
+"""Pure superstep functions: normalise node updates, apply writes, plan the next tasks.
+
+Input: explicit values (channels, results in task order, routing answers). Output: new
+channel values, the next step's tasks. No I/O, no clock, no concurrency: the executor owns
+those. Determinism lives here: writes apply in task-path order (pull tasks by node name,
+then pushed `Send` tasks in the order they were sent — E5), never in completion order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from agentc.compiler import ir
+from agentc.runtime.channels import MISSING, Channel
+from agentc.runtime.context import stable_id
+from agentc.runtime.errors import GraphStructureError, InvalidUpdateError
+from agentc.runtime.types import Command, CommandGraph, Send
+
+PULL, PUSH = 0, 1
+INPUT_WRITER = "__input__"
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One task of a step. `path` sorts pull tasks (by node) before pushed ones (by index)."""
+
+    id: str
+    node: str
+    path: tuple[int, Any]
+    arg: Any = MISSING  # a pushed task's `Send.arg`; pull tasks read the state
+
+
+@dataclass(slots=True)
+class TaskResult:
+    writes: list[tuple[str, Any]] = field(default_factory=list)
+    goto: list[str | Send] = field(default_factory=list)
+
+
+class ParentCommand(Exception):
+    """A node returned `Command(graph=PARENT)`: it bubbles out to the parent graph."""
+
+    def __init__(self, command: Command) -> None:
+        super().__init__(command)
+        self.command = command
+
+
+EMPTY_RESULT = TaskResult()
+
+
+def normalize(node: str, out: Any, channels: Mapping[str, Any]) -> TaskResult:
+    """A node's return value → writes and gotos (dict, Command, list of those, or None)."""
+    if out is None:
+        return EMPTY_RESULT
+    result = TaskResult()
+    _collect(node, out, channels, result)
+    return result
+
+
+def _collect(node: str, out: Any, channels: Mapping[str, Any], result: TaskResult) -> None:
+    if isinstance(out, dict):
+        _writes(node, out.items(), channels, result)
+    elif isinstance(out, Command):
+        if out.graph is CommandGraph.PARENT:
+            raise ParentCommand(out)
+        if out.update is not None:
+            items = out.update.items() if isinstance(out.update, Mapping) else out.update
+            _writes(node, items, channels, result)
+        if out.goto is not None:
+            gotos = out.goto if isinstance(out.goto, (list, tuple)) else [out.goto]
+            result.goto.extend(gotos)
+    elif isinstance(out, (list, tuple)):
+        for item in out:
+            if item is not None:
+                _collect(node, item, channels, result)
+    else:
+        raise InvalidUpdateError(
+            f"node `{node}` returned a {type(out).__name__}; expected a dict of channel "
+            "writes, a Command, a list of those, or None")
+
+
+def _writes(node: str, items: Iterable[tuple[str, Any]], channels: Mapping[str, Any],
+            result: TaskResult) -> None:
+    for key, value in items:
+        if key not in channels:
+            raise InvalidUpdateError(
+                f"node `{node}` wrote `{key}`, which is not a state channel of this graph",
+                help=f"declare `{key}` in the graph's state, or stop returning it")
+        result.writes.append((key, value))
+
+
+def apply_writes(channels: dict[str, Channel], ordered: Sequence[tuple[str, TaskResult]],
+                 last_value: frozenset[str], ephemeral: frozenset[str]) -> set[str]:
+    """Apply one step's writes, grouped per channel, in task order; clear stale ephemerals."""
+    grouped: dict[str, list[Any]] = {}
+    writers: dict[str, list[str]] = {}
+    for node, result in ordered:
+        for key, value in result.writes:
+            grouped.setdefault(key, []).append(value)
+            writers.setdefault(key, []).append(node)
+    for key, values in grouped.items():
+        if len(values) > 1 and key in last_value:
+            raise InvalidUpdateError(
+                f"channel `{key}` can take one write per step, but got {len(values)} "
+                f"from {', '.join(f'`{w}`' for w in writers[key])}",
+                help=f"give `{key}` a reducer (e.g. `reduce append`) or write it from one node")
+        channels[key].update(values)
+    updated = set(grouped)
+    for key in ephemeral:  # written in the step before: cleared now (LangGraph's EphemeralValue)
+        if key not in grouped and channels[key].clear():
+            updated.add(key)
+    return updated
+
+
+def route_targets(branch: ir.BranchSpec, answer: Any) -> list[str | Send]:
+    """A router's answer (label, labels, Send, Sends) → node names and Sends (C2)."""
+    answers = answer if isinstance(answer, (list, tuple)) else [answer]
+    out: list[str | Send] = []
+    for a in answers:
+        if a is None:
+            continue
+        if isinstance(a, Send):
+            out.append(a)
+            continue
+        label = a if isinstance(a, str) else str(a)
+        if branch.routes:
+            if label not in branch.routes:
+                raise GraphStructureError(
+                    f"the router out of `{branch.source}` answered `{label}`, which is not one "
+                    f"of its routes ({', '.join(branch.routes)})", span=branch.span)
+            label = branch.routes[label]
+        out.append(label)
+    return out
+
+
+def when_target(cases: Sequence[tuple[Any, str]], state: Any) -> list[str]:
+    """Ordered `when` cases: the first that holds (or `otherwise`) picks the target."""
+    for test, target in cases:
+        if test is None or test(state):
+            return [target]
+    return []
+
+
+def plan_tasks(ns: str, step: int, targets: Iterable[str | Send],
+               nodes: Mapping[str, Any]) -> list[Task]:
+    """The next step's tasks: each pulled node once (sorted by name), then each Send."""
+    pulls: set[str] = set()
+    pushes: list[Send] = []
+    for t in targets:
+        if isinstance(t, Send):
+            _check_target(t.node, nodes)
+            pushes.append(t)
+        elif t != ir.END:
+            _check_target(t, nodes)
+            pulls.add(t)
+    tasks = [Task(stable_id(ns, step, PULL, name), name, (PULL, name)) for name in sorted(pulls)]
+    tasks.extend(Task(stable_id(ns, step, PUSH, i), s.node, (PUSH, i), s.arg)
+                 for i, s in enumerate(pushes))
+    return tasks
+
+
+def _check_target(name: str, nodes: Mapping[str, Any]) -> None:
+    if name not in nodes:
+        raise GraphStructureError(f"cannot go to `{name}`: there is no node of that name",
+                                  help=f"known nodes: {', '.join(sorted(nodes))}")
+
+
+def should_interrupt(versions: Mapping[str, int], seen: Mapping[str, int],
+                     breakpoints: frozenset[str], tasks: Iterable[Task]) -> bool:
+    """D7: pause when a listed node is among the tasks and some channel changed since the
+    last interrupt (so a resume does not stop again on the same state)."""
+    if not breakpoints or not any(t.node in breakpoints for t in tasks):
+        return False
+    return any(v > seen.get(k, 0) for k, v in versions.items())

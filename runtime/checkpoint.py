@@ -1,0 +1,135 @@
+"""Checkpoints: what a step saves, the `CheckpointStore` protocol, and the in-memory store.
+
+Input: per-step records built by the executor. Output: the records back, by thread id and
+namespace (H3: a subgraph saves under its own namespace in the parent's store). Invariants:
+a checkpoint holds *deltas* (what changed in that step; each message once), so storage
+grows linearly; any checkpoint's full state is rebuilt by replaying the deltas along its
+parent chain; pending writes (finished tasks of an unfinished step, interrupts, resume
+answers) hang off the checkpoint whose `next` tasks they belong to. PostgreSQL can follow
+by implementing `CheckpointStore`.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from agentc.runtime.algo import Task
+
+
+class CheckpointSource(str, enum.Enum):
+    INPUT = "input"  # the caller's input was applied
+    LOOP = "loop"  # a superstep finished
+    UPDATE = "update"  # update_state
+
+
+class WriteKind(str, enum.Enum):
+    RESULT = "result"  # a finished task's TaskResult (E6: kept only under a checkpointer)
+    INTERRUPT = "interrupt"  # a task's pending Interrupts
+    RESUME = "resume"  # answers given so far: {interrupt id: value}
+
+
+_seq = itertools.count()
+
+
+def new_checkpoint_id() -> str:
+    """Sortable within a process run; unique across processes by the time part."""
+    return f"{time.time_ns():016x}{next(_seq) & 0xFFFF:04x}"
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    id: str
+    parent_id: str | None
+    step: int
+    source: CheckpointSource
+    deltas: dict[str, Any]  # channel → (DeltaKind, payload)
+    versions: dict[str, int]
+    seen: dict[str, int]  # channel versions at the last interrupt (D7)
+    next: tuple[Task, ...]
+    ran: tuple[str, ...] = ()  # the nodes of the step that made it (update_state's as_node)
+    created_at: float = field(default_factory=time.time)
+
+
+PendingWrite = tuple[str, WriteKind, Any]  # (task id, kind, payload)
+
+
+class CheckpointStore(Protocol):
+    """Where checkpoints live. `blocking` stores are called from a worker thread."""
+
+    blocking: bool
+
+    def put(self, thread_id: str, ns: str, checkpoint: Checkpoint) -> None: ...
+
+    def put_writes(self, thread_id: str, ns: str, checkpoint_id: str,
+                   writes: list[PendingWrite]) -> None: ...
+
+    def get(self, thread_id: str, ns: str, checkpoint_id: str | None = None
+            ) -> Checkpoint | None: ...
+
+    def list(self, thread_id: str, ns: str) -> list[Checkpoint]:
+        """Oldest first."""
+
+    def chain(self, thread_id: str, ns: str, checkpoint_id: str) -> list[Checkpoint]:
+        """Root first, ending at `checkpoint_id`."""
+
+    def writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]: ...
+
+    def close(self) -> None: ...
+
+
+def walk_chain(by_id: dict[str, Checkpoint], checkpoint_id: str) -> list[Checkpoint]:
+    out: list[Checkpoint] = []
+    cid: str | None = checkpoint_id
+    while cid is not None:
+        ckpt = by_id[cid]
+        out.append(ckpt)
+        cid = ckpt.parent_id
+    out.reverse()
+    return out
+
+
+class MemoryStore:
+    """Checkpoints in this process's memory. Values are kept as the objects written (not
+    copied): nodes must treat state as read-only, as the runtime's views already ask."""
+
+    blocking = False
+
+    def __init__(self) -> None:
+        self._ckpts: dict[tuple[str, str], list[Checkpoint]] = {}
+        self._by_id: dict[tuple[str, str], dict[str, Checkpoint]] = {}
+        self._writes: dict[tuple[str, str, str], list[PendingWrite]] = {}
+        self._lock = threading.Lock()
+
+    def put(self, thread_id: str, ns: str, checkpoint: Checkpoint) -> None:
+        with self._lock:
+            self._ckpts.setdefault((thread_id, ns), []).append(checkpoint)
+            self._by_id.setdefault((thread_id, ns), {})[checkpoint.id] = checkpoint
+
+    def put_writes(self, thread_id: str, ns: str, checkpoint_id: str,
+                   writes: list[PendingWrite]) -> None:
+        with self._lock:
+            self._writes.setdefault((thread_id, ns, checkpoint_id), []).extend(writes)
+
+    def get(self, thread_id: str, ns: str, checkpoint_id: str | None = None
+            ) -> Checkpoint | None:
+        if checkpoint_id is None:
+            items = self._ckpts.get((thread_id, ns))
+            return items[-1] if items else None
+        return self._by_id.get((thread_id, ns), {}).get(checkpoint_id)
+
+    def list(self, thread_id: str, ns: str) -> list[Checkpoint]:
+        return list(self._ckpts.get((thread_id, ns), ()))
+
+    def chain(self, thread_id: str, ns: str, checkpoint_id: str) -> list[Checkpoint]:
+        return walk_chain(self._by_id.get((thread_id, ns), {}), checkpoint_id)
+
+    def writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
+        return list(self._writes.get((thread_id, ns, checkpoint_id), ()))
+
+    def close(self) -> None:
+        pass

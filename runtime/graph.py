@@ -1,0 +1,290 @@
+"""The public API: `compile(program, graph)` → `CompiledGraph` with invoke / ainvoke /
+stream / astream and the state calls (get_state, get_state_history, update_state).
+
+Input: an `ir.Program`, a graph name, an optional `CheckpointStore`. Output: results as
+plain dicts of output channels (+ `__interrupt__` when paused by `interrupt()`), or typed
+events. One async core (`run`); the sync API is one adapter: with no event loop running
+in the calling thread it drives a private per-thread loop (and runs a lone sync task
+inline); called from inside a running loop, it runs the core on a fresh thread and waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Iterator, TypeVar
+
+from agentc.compiler import ir
+from agentc.runtime.algo import ParentCommand, Task, TaskResult
+from agentc.runtime.bind import BoundGraph, Env, bind_graph
+from agentc.runtime.checkpoint import Checkpoint, CheckpointSource, CheckpointStore, MemoryStore
+from agentc.runtime.errors import CheckpointerRequiredError, GraphStructureError, InvalidUpdateError
+from agentc.runtime.events import Event
+from agentc.runtime.executor import Loop, Outcome, RunSpec
+from agentc.runtime.types import Durability, Interrupt, RunConfig, StreamMode
+
+INTERRUPT_KEY = "__interrupt__"
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class StateSnapshot:
+    """A saved state of a thread (get_state / get_state_history)."""
+
+    values: dict[str, Any]
+    next: tuple[str, ...]
+    config: RunConfig  # points at this checkpoint
+    step: int
+    source: CheckpointSource
+    created_at: float
+    parent_checkpoint_id: str | None
+    interrupts: tuple[Interrupt, ...] = ()
+
+
+def compile(program: ir.Program, graph: str, *, checkpointer: CheckpointStore | None = None,
+            base_dir: str = ".") -> "CompiledGraph":
+    """Bind `graph` of `program` (imports every ImportRef once) into a runnable graph."""
+    return CompiledGraph(program, graph, checkpointer=checkpointer, base_dir=base_dir)
+
+
+def store_for(spec: ir.CheckpointSpec, base_dir: str = ".") -> CheckpointStore | None:
+    """The store a graph's `checkpoint …` declaration asks for (the CLI picks the path)."""
+    import os
+    if spec.kind is ir.CheckpointKind.MEMORY:
+        return MemoryStore()
+    if spec.kind is ir.CheckpointKind.SQLITE:
+        from agentc.runtime.sqlite import SqliteStore
+        return SqliteStore(os.path.join(base_dir, spec.path or ".agentc/state.db"))
+    if spec.kind is ir.CheckpointKind.POSTGRES:
+        raise CheckpointerRequiredError("the PostgreSQL checkpointer is not available yet",
+                                        span=spec.span)
+    return None
+
+
+class CompiledGraph:
+    def __init__(self, program: ir.Program, graph: str, *,
+                 checkpointer: CheckpointStore | None = None, base_dir: str = ".",
+                 env: Env | None = None) -> None:
+        self.program = program
+        self.graph = program.graph(graph)
+        self.env = env or Env(program, base_dir, self._compile_sibling)
+        self.bound: BoundGraph = bind_graph(program, self.graph, self.env)
+        self.checkpointer = checkpointer
+        limits = self.graph.limits
+        self.limit = int(limits.steps.value)
+        self.step_timeout = float(limits.step_timeout_s.value) if limits.step_timeout_s else None
+        self.interrupt_before = frozenset(i.node for i in self.graph.interrupts
+                                          if i.when is ir.InterruptWhen.BEFORE)
+        self.interrupt_after = frozenset(i.node for i in self.graph.interrupts
+                                         if i.when is ir.InterruptWhen.AFTER)
+
+    def _compile_sibling(self, name: str) -> "CompiledGraph":
+        return CompiledGraph(self.program, name, env=self.env)
+
+    @property
+    def name(self) -> str:
+        return self.graph.name
+
+    # ---- the async core
+
+    def spec(self, config: RunConfig | None, *, durability: Durability = Durability.ASYNC,
+             modes: frozenset[StreamMode] = frozenset(), sink: Any = None, ns: str = "",
+             store: CheckpointStore | None = None, inline_sync: bool = False) -> RunSpec:
+        config = config or RunConfig()
+        store = store if store is not None else self.checkpointer
+        if store is not None and config.thread_id is None and not ns:
+            raise CheckpointerRequiredError(
+                f"graph `{self.name}` has a checkpointer, so a run needs a thread id (F10)",
+                help="pass RunConfig(thread_id=\"…\")")
+        limit = config.recursion_limit if config.recursion_limit is not None else self.limit
+        return RunSpec(config, limit, Durability(durability), modes, sink, ns, store,
+                       inline_sync, self.step_timeout, self.graph.limits.steps.span,
+                       self.interrupt_before, self.interrupt_after)
+
+    async def run(self, value: Any, spec: RunSpec) -> Outcome:
+        try:
+            return await Loop(self.bound, spec).run(value)
+        except ParentCommand as pc:
+            if spec.ns:
+                raise
+            raise InvalidUpdateError(
+                f"a node returned Command(graph=PARENT), but graph `{self.name}` is not "
+                "running inside another graph") from pc
+
+    async def ainvoke(self, value: Any, config: RunConfig | None = None, *,
+                      durability: Durability = Durability.ASYNC) -> dict[str, Any]:
+        return _result(await self.run(value, self.spec(config, durability=durability)))
+
+    async def astream(self, value: Any, config: RunConfig | None = None, *,
+                      mode: StreamMode | str | Iterable[StreamMode | str] = StreamMode.VALUES,
+                      durability: Durability = Durability.ASYNC) -> AsyncIterator[Event]:
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[Any] = asyncio.Queue()
+        owner = threading.get_ident()
+
+        def sink(event: Any) -> None:  # nodes in worker threads emit too
+            if threading.get_ident() == owner:
+                queue.put_nowait(event)
+            else:
+                loop.call_soon_threadsafe(queue.put_nowait, event)
+
+        spec = self.spec(config, durability=durability, modes=_modes(mode), sink=sink)
+        task = asyncio.ensure_future(self.run(value, spec))
+        task.add_done_callback(lambda _: queue.put_nowait(_DONE))
+        try:
+            while (event := await queue.get()) is not _DONE:
+                yield event
+            task.result()
+        finally:
+            if not task.done():
+                task.cancel()
+
+    # ---- the sync adapter
+
+    def invoke(self, value: Any, config: RunConfig | None = None, *,
+               durability: Durability = Durability.ASYNC) -> dict[str, Any]:
+        inline = _running_loop() is None
+        spec = self.spec(config, durability=durability, inline_sync=inline)
+        return _result(run_sync(lambda: self.run(value, spec)))
+
+    def stream(self, value: Any, config: RunConfig | None = None, *,
+               mode: StreamMode | str | Iterable[StreamMode | str] = StreamMode.VALUES,
+               durability: Durability = Durability.ASYNC) -> Iterator[Event]:
+        agen = self.astream(value, config, mode=mode, durability=durability)
+        if _running_loop() is None:
+            loop = _thread_loop()
+            try:
+                while True:
+                    try:
+                        yield loop.run_until_complete(agen.__anext__())
+                    except StopAsyncIteration:
+                        return
+            finally:
+                loop.run_until_complete(agen.aclose())
+        else:
+            yield from run_sync(lambda: _collect(agen))
+
+    # ---- state (sync: the stores are synchronous)
+
+    def _store(self, config: RunConfig | None) -> tuple[CheckpointStore, str]:
+        if self.checkpointer is None or config is None or config.thread_id is None:
+            raise CheckpointerRequiredError(
+                "reading or changing saved state needs a checkpointer and a thread id",
+                help="compile with a checkpointer and pass RunConfig(thread_id=…)")
+        return self.checkpointer, config.thread_id
+
+    def _loop_at(self, config: RunConfig) -> Loop | None:
+        store, thread = self._store(config)
+        last = store.get(thread, "", config.checkpoint_id)
+        if last is None:
+            return None
+        loop = Loop(self.bound, self.spec(config))
+        loop.restore(store.chain(thread, "", last.id), store.writes(thread, "", last.id))
+        return loop
+
+    def get_state(self, config: RunConfig) -> StateSnapshot | None:
+        loop = self._loop_at(config)
+        if loop is None:
+            return None
+        store, thread = self._store(config)
+        return _snapshot(loop, store.get(thread, "", loop.parent_id), config)
+
+    def get_state_history(self, config: RunConfig) -> list[StateSnapshot]:
+        """Every saved state of the thread, newest first."""
+        store, thread = self._store(config)
+        out: list[StateSnapshot] = []
+        loop: Loop | None = None
+        for ckpt in store.list(thread, ""):
+            if loop is None or loop.parent_id != ckpt.parent_id:
+                loop = Loop(self.bound, self.spec(config))
+                chain = store.chain(thread, "", ckpt.id)
+            else:
+                chain = [ckpt]
+                loop.done, loop.interrupts, loop.resumes = {}, [], {}
+            loop.restore(chain, store.writes(thread, "", ckpt.id), fresh=len(chain) > 1 or
+                         ckpt.parent_id is None)
+            out.append(_snapshot(loop, ckpt, config))
+        out.reverse()
+        return out
+
+    def update_state(self, config: RunConfig, values: dict[str, Any] | None,
+                     as_node: str | None = None) -> RunConfig:
+        """Apply `values` as if `as_node` wrote them; the next tasks follow from that node."""
+        return run_sync(lambda: self._update_state(config, values, as_node))
+
+    async def _update_state(self, config: RunConfig, values: dict[str, Any] | None,
+                            as_node: str | None) -> RunConfig:
+        loop = self._loop_at(config)
+        if loop is None:
+            raise CheckpointerRequiredError(f"thread `{config.thread_id}` has no saved state")
+        node = as_node or _last_writer(loop.ran)
+        if node != ir.START and node not in self.bound.nodes:
+            raise GraphStructureError(f"update_state(as_node=`{node}`): no node of that name")
+        from agentc.runtime.algo import normalize
+        result = normalize(node, values, loop.channels)
+        loop.s = replace(loop.s, durability=Durability.SYNC)
+        await loop.commit([(node, result)], [(Task("", node, (0, node)), result)],
+                          CheckpointSource.UPDATE)
+        await loop.flush()
+        return replace(config, checkpoint_id=loop.parent_id)
+
+
+_DONE = object()
+
+
+def _last_writer(ran: tuple[str, ...]) -> str:
+    real = [n for n in ran if n != ir.START]
+    if len(real) > 1:
+        raise GraphStructureError(
+            f"update_state cannot tell which node to act as: the last step ran {', '.join(real)}",
+            help="pass as_node=…")
+    return real[0] if real else ir.START
+
+
+def _snapshot(loop: Loop, ckpt: Checkpoint, config: RunConfig) -> StateSnapshot:
+    return StateSnapshot(loop.values(), tuple(t.node for t in loop.next),
+                         replace(config, checkpoint_id=ckpt.id), ckpt.step, ckpt.source,
+                         ckpt.created_at, ckpt.parent_id, tuple(loop.interrupts))
+
+
+def _result(outcome: Outcome) -> dict[str, Any]:
+    if outcome.interrupts:
+        return {**outcome.values, INTERRUPT_KEY: list(outcome.interrupts)}
+    return outcome.values
+
+
+def _modes(mode: Any) -> frozenset[StreamMode]:
+    if isinstance(mode, (str, StreamMode)):
+        return frozenset({StreamMode(mode)})
+    return frozenset(StreamMode(m) for m in mode)
+
+
+async def _collect(agen: AsyncIterator[T]) -> list[T]:
+    return [x async for x in agen]
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+_local = threading.local()
+
+
+def _thread_loop() -> asyncio.AbstractEventLoop:
+    loop = getattr(_local, "loop", None)
+    if loop is None or loop.is_closed():
+        loop = _local.loop = asyncio.new_event_loop()
+    return loop
+
+
+def run_sync(make: Callable[[], Awaitable[T]]) -> T:
+    """Run a coroutine to completion from sync code (the one sync adapter)."""
+    if _running_loop() is None:
+        return _thread_loop().run_until_complete(make())
+    with ThreadPoolExecutor(1, thread_name_prefix="agentc-sync") as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()

@@ -1,0 +1,161 @@
+"""The SQLite checkpoint store: the embedded default (a file under `.agentc/`, chosen by
+the CLI), stdlib `sqlite3` in WAL mode.
+
+Input: `Checkpoint` records and pending writes. Output: the same, read back. Invariants:
+rows are JSON of registered types only (`serde`, never pickle; D6); a checkpoint row holds
+that step's deltas, so the file grows linearly with the conversation (each message once);
+one connection guarded by a lock, so the executor may call it from a worker thread.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from typing import Any
+
+from agentc.runtime.algo import PUSH, Task
+from agentc.runtime.channels import MISSING, DeltaKind
+from agentc.runtime.checkpoint import (Checkpoint, CheckpointSource, PendingWrite, WriteKind,
+                                       walk_chain)
+from agentc.runtime.serde import decode, encode
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS checkpoints (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  thread_id TEXT NOT NULL, ns TEXT NOT NULL, id TEXT NOT NULL, parent_id TEXT,
+  data TEXT NOT NULL,
+  UNIQUE (thread_id, ns, id));
+CREATE INDEX IF NOT EXISTS checkpoints_thread ON checkpoints (thread_id, ns, seq);
+CREATE TABLE IF NOT EXISTS writes (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  thread_id TEXT NOT NULL, ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL,
+  task_id TEXT NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS writes_ckpt ON writes (thread_id, ns, checkpoint_id);
+"""
+
+_DK = {DeltaKind.SET: "s", DeltaKind.CLEAR: "c", DeltaKind.OPS: "o"}
+_DK_BACK = {v: k for k, v in _DK.items()}
+
+
+class SqliteStore:
+    blocking = True
+
+    def __init__(self, path: str) -> None:
+        if path != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self.path = path
+        self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        with self._lock:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.executescript(_SCHEMA)
+
+    def put(self, thread_id: str, ns: str, checkpoint: Checkpoint) -> None:
+        data = json.dumps(_encode_checkpoint(checkpoint), separators=(",", ":"),
+                          ensure_ascii=False)
+        with self._lock:
+            self._conn.execute(
+                "INSERT INTO checkpoints (thread_id, ns, id, parent_id, data) VALUES (?,?,?,?,?)",
+                (thread_id, ns, checkpoint.id, checkpoint.parent_id, data))
+
+    def put_writes(self, thread_id: str, ns: str, checkpoint_id: str,
+                   writes: list[PendingWrite]) -> None:
+        rows = [(thread_id, ns, checkpoint_id, tid, kind.value,
+                 json.dumps(encode(_write_payload(kind, payload)), separators=(",", ":")))
+                for tid, kind, payload in writes]
+        with self._lock:
+            self._conn.execute("BEGIN")
+            self._conn.executemany(
+                "INSERT INTO writes (thread_id, ns, checkpoint_id, task_id, kind, data) "
+                "VALUES (?,?,?,?,?,?)", rows)
+            self._conn.execute("COMMIT")
+
+    def get(self, thread_id: str, ns: str, checkpoint_id: str | None = None
+            ) -> Checkpoint | None:
+        with self._lock:
+            if checkpoint_id is None:
+                row = self._conn.execute(
+                    "SELECT data FROM checkpoints WHERE thread_id=? AND ns=? "
+                    "ORDER BY seq DESC LIMIT 1", (thread_id, ns)).fetchone()
+            else:
+                row = self._conn.execute(
+                    "SELECT data FROM checkpoints WHERE thread_id=? AND ns=? AND id=?",
+                    (thread_id, ns, checkpoint_id)).fetchone()
+        return _decode_checkpoint(json.loads(row[0])) if row else None
+
+    def list(self, thread_id: str, ns: str) -> list[Checkpoint]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT data FROM checkpoints WHERE thread_id=? AND ns=? ORDER BY seq",
+                (thread_id, ns)).fetchall()
+        return [_decode_checkpoint(json.loads(r[0])) for r in rows]
+
+    def chain(self, thread_id: str, ns: str, checkpoint_id: str) -> list[Checkpoint]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT id, parent_id, data FROM checkpoints WHERE thread_id=? AND ns=?",
+                (thread_id, ns)).fetchall()
+        parents = {r[0]: (r[1], r[2]) for r in rows}
+        ids: list[str] = []
+        cid: str | None = checkpoint_id
+        while cid is not None:
+            ids.append(cid)
+            cid = parents[cid][0]
+        return [_decode_checkpoint(json.loads(parents[i][1])) for i in reversed(ids)]
+
+    def writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT task_id, kind, data FROM writes WHERE thread_id=? AND ns=? "
+                "AND checkpoint_id=? ORDER BY seq", (thread_id, ns, checkpoint_id)).fetchall()
+        return [(tid, WriteKind(kind), _read_payload(WriteKind(kind), decode(json.loads(data))))
+                for tid, kind, data in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def _encode_checkpoint(c: Checkpoint) -> dict[str, Any]:
+    return {
+        "id": c.id, "parent": c.parent_id, "step": c.step, "source": c.source.value,
+        "deltas": {k: [_DK[kind], encode(payload)] for k, (kind, payload) in c.deltas.items()},
+        "versions": c.versions, "seen": c.seen, "ran": list(c.ran), "at": c.created_at,
+        "next": [_encode_task(t) for t in c.next],
+    }
+
+
+def _encode_task(t: Task) -> list[Any]:
+    base = [t.id, t.node, t.path[0], t.path[1]]
+    return base if t.arg is MISSING else [*base, encode(t.arg)]
+
+
+def _decode_checkpoint(d: dict[str, Any]) -> Checkpoint:
+    return Checkpoint(
+        id=d["id"], parent_id=d["parent"], step=d["step"], source=CheckpointSource(d["source"]),
+        deltas={k: (_DK_BACK[kind], decode(p)) for k, (kind, p) in d["deltas"].items()},
+        versions=d["versions"], seen=d["seen"], ran=tuple(d["ran"]), created_at=d["at"],
+        next=tuple(Task(t[0], t[1], (t[2], t[3]), decode(t[4]) if len(t) > 4 else MISSING)
+                   for t in d["next"]))
+
+
+def _write_payload(kind: WriteKind, payload: Any) -> Any:
+    if kind is WriteKind.RESULT:
+        return {"writes": [[k, v] for k, v in payload.writes], "goto": payload.goto}
+    if kind is WriteKind.RESUME:
+        return list(payload.items())
+    return payload
+
+
+def _read_payload(kind: WriteKind, data: Any) -> Any:
+    from agentc.runtime.algo import TaskResult
+    if kind is WriteKind.RESULT:
+        return TaskResult([(k, v) for k, v in data["writes"]], list(data["goto"]))
+    if kind is WriteKind.RESUME:
+        return {k: v for k, v in data}
+    return data
+
+

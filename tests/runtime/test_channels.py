@@ -1,0 +1,150 @@
+"""Channels and reducers: B3 (add_messages), A5 (input filtering), A6 (coercion),
+last-value conflicts, built-in reducers, ephemeral and empty-until-written channels."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentc.runtime import EmptyInputError, InvalidUpdateError
+from agentc.stdlib.messages import (REMOVE_ALL_MESSAGES, AIMessage, HumanMessage,
+                                    MessagesChannel, MissingMessageError, RemoveMessage,
+                                    SystemMessage, ToolMessage, add_messages)
+from conftest import END, START, chain, chan, compiled, graph, node
+
+
+def _msgs_graph(*writes):
+    """START -> w0 -> w1 … each node writes one update to `messages`."""
+    nodes = [node(f"w{i}", (lambda s, w=w: {"messages": w})) for i, w in enumerate(writes)]
+    return compiled(graph(state=[chan("messages", "messages")], nodes=nodes,
+                          edges=chain(*[n.name for n in nodes])))
+
+
+def test_B3_fresh_id_for_message_without_one():
+    out = _msgs_graph(AIMessage(content="x")).invoke({"messages": ["hi"]})
+    assert [m.text for m in out["messages"]] == ["hi", "x"]
+    assert all(m.id for m in out["messages"])
+    assert len({m.id for m in out["messages"]}) == 2
+
+
+def test_B3_replace_by_id():
+    g = _msgs_graph(AIMessage(content="first", id="a1"), AIMessage(content="second", id="a1"))
+    out = g.invoke({"messages": [HumanMessage(content="q", id="h1")]})
+    assert [(m.id, m.text) for m in out["messages"]] == [("h1", "q"), ("a1", "second")]
+
+
+def test_B3_remove_by_id_and_missing_id_raises():
+    g = _msgs_graph(RemoveMessage(id="h1"))
+    out = g.invoke({"messages": [HumanMessage(content="q", id="h1"), ("ai", "a")]})
+    assert [m.text for m in out["messages"]] == ["a"]
+    with pytest.raises(MissingMessageError, match="nope"):
+        _msgs_graph(RemoveMessage(id="nope")).invoke({"messages": ["q"]})
+
+
+def test_B3_remove_all_keeps_only_what_follows_in_that_update():
+    g = _msgs_graph([AIMessage(content="dropped"), RemoveMessage(id=REMOVE_ALL_MESSAGES),
+                     SystemMessage(content="kept")])
+    out = g.invoke({"messages": ["a", "b"]})
+    assert [m.text for m in out["messages"]] == ["kept"]
+
+
+def test_B3_channel_matches_reference_reducer():
+    """The incremental channel and the pure reference agree on a mixed sequence."""
+    seq = [["a", ("ai", "b")], [HumanMessage(content="c", id="x")],
+           [AIMessage(content="c2", id="x"), RemoveMessage(id="x"), ("human", "d")]]
+    ch, ref = MessagesChannel("messages"), None
+    for w in seq:
+        ch.update([w])
+    # replay with the ids the channel assigned
+    ids = [m.id for m in ch.output()]
+    assert [m.text for m in ch.output()] == ["a", "b", "d"]
+    ref = []
+    for reset, msgs in ch.take_delta()[1]:
+        ref = add_messages(ref, msgs)
+    assert [m.id for m in ref] == ids
+
+
+def test_B3_update_cost_is_incremental_and_views_are_snapshots():
+    ch = MessagesChannel("messages")
+    ch.update([[f"m{i}" for i in range(1000)]])
+    before = ch.view()
+    base = ch.base
+    ch.update([("ai", "next")])
+    assert ch.base is base  # appended in place: no copy of the history
+    assert len(before) == 1000 and len(ch.view()) == 1001  # the old view did not move
+    ch.update([AIMessage(content="swap", id=before[0].id)])
+    assert before[0].text == "m0" and ch.view()[0].text == "swap"  # copy-on-write
+
+
+def test_A6_strings_pairs_and_role_dicts_become_messages():
+    g = compiled(graph(state=[chan("messages", "messages")], nodes=[node("n", lambda s: None)],
+                       edges=chain("n")))
+    out = g.invoke({"messages": ["hi", ("system", "sys"), {"role": "assistant", "content": "yo"},
+                                 {"role": "tool", "content": "r", "tool_call_id": "c"}]})
+    assert [type(m) for m in out["messages"]] == [HumanMessage, SystemMessage, AIMessage,
+                                                   ToolMessage]
+
+
+def test_A5_input_keeps_only_input_channels():
+    seen = {}
+    g = compiled(graph(state=[chan("a"), chan("private", input=False, output=False)],
+                       nodes=[node("n", lambda s: seen.update(s))], edges=chain("n")))
+    out = g.invoke({"a": 1, "private": 2, "unknown": 3})
+    assert seen == {"a": 1} and out == {"a": 1}
+
+
+def test_A5_none_input_with_nothing_to_resume_is_refused():
+    g = compiled(graph(state=[chan("a")], nodes=[node("n", lambda s: None)], edges=chain("n")))
+    with pytest.raises(EmptyInputError, match="nothing to resume"):
+        g.invoke(None)
+
+
+def test_last_value_conflict_names_channel_and_writers():
+    g = compiled(graph(state=[chan("x")],
+                       nodes=[node("a", lambda s: {"x": 1}), node("b", lambda s: {"x": 2})],
+                       edges=[(START, "a"), (START, "b"), ("a", END), ("b", END)]))
+    with pytest.raises(InvalidUpdateError, match=r"`x`.*`a`, `b`"):
+        g.invoke({})
+
+
+def test_reducers_append_merge_add_replace():
+    g = compiled(graph(
+        state=[chan("log", "append", []), chan("m", "merge", {}), chan("n", "add", 0),
+               chan("r", "replace")],
+        nodes=[node("a", lambda s: {"log": ["a"], "m": {"a": 1}, "n": 1, "r": "a"}),
+               node("b", lambda s: {"log": "b", "m": {"b": 2}, "n": 2, "r": "b"})],
+        edges=[(START, "a"), (START, "b"), ("a", END), ("b", END)]))
+    out = g.invoke({"log": ["start"]})
+    assert out == {"log": ["start", "a", "b"], "m": {"a": 1, "b": 2}, "n": 3, "r": "b"}
+
+
+def test_channel_without_default_is_omitted_until_written():
+    g = compiled(graph(state=[chan("a"), chan("b"), chan("c", default=0)],
+                       nodes=[node("n", lambda s: {"a": 1})], edges=chain("n")))
+    assert g.invoke({}) == {"a": 1, "c": 0}
+
+
+def test_ephemeral_channel_is_cleared_after_the_next_step():
+    seen = []
+    g = compiled(graph(
+        state=[chan("jump_to", ephemeral=True, input=False, output=False), chan("k", "add", 0)],
+        nodes=[node("a", lambda s: {"jump_to": "end"}),
+               node("b", lambda s: seen.append(s.get("jump_to")) or {"k": 1}),
+               node("c", lambda s: seen.append(s.get("jump_to")) or {"k": 1})],
+        edges=chain("a", "b", "c")))
+    g.invoke({})
+    assert seen == ["end", None]
+
+
+def test_nodes_get_a_read_only_view():
+    def mutate(s):
+        s["x"] = 2
+    g = compiled(graph(state=[chan("x")], nodes=[node("n", mutate)], edges=chain("n")))
+    with pytest.raises(TypeError):
+        g.invoke({"x": 1})
+
+
+def test_write_to_unknown_channel_is_a_clear_error():
+    g = compiled(graph(state=[chan("x")], nodes=[node("n", lambda s: {"y": 1})],
+                       edges=chain("n")))
+    with pytest.raises(InvalidUpdateError, match="`y`.*not a state channel"):
+        g.invoke({})
