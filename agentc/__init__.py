@@ -1,3 +1,20 @@
-"""agentc: a graph-definition language for LLM agents."""
+"""agentc: a graph-definition language for LLM agents.
+
+`agentc.load("file.agent")` compiles a file and returns its graphs ready to invoke; the
+import is lazy so `agentc check` never pays for the runtime.
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 __version__ = "0.1.0"
+__all__ = ["__version__", "load"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "load":
+        from .api import load
+
+        return load
+    raise AttributeError(f"module 'agentc' has no attribute {name!r}")
