@@ -73,10 +73,9 @@ def run(args: argparse.Namespace) -> int:
 
 def emit(outcomes: list[FileOutcome], args: argparse.Namespace, report) -> None:
     if args.format == "json":
-        items = []
-        for o in outcomes:
-            items.extend(json.loads(report.render_json(o.diagnostics, o.sources)))
-        print(json.dumps(items, indent=2))
+        diagnostics = [d for o in outcomes for d in o.diagnostics]
+        sources = {name: src for o in outcomes for name, src in o.sources.items()}
+        print(json.dumps(report.render_json(diagnostics, sources), indent=2))
         return
     for o in outcomes:
         if args.format == "short":

@@ -400,7 +400,8 @@ class DeclareDecl:
 
     `kind` is the keyword that opened it: `middleware`, `router` or `template`. `impl` is
     the Python implementation as an import reference string; `attrs` carries facts about it
-    (hook points, jump targets, seats it takes over, tools it adds).
+    (hook points, jump targets, seats it takes over, tools it adds). `variadic` is true
+    when the parameter list ends with `...`.
     """
 
     kind: Name
@@ -410,6 +411,7 @@ class DeclareDecl:
     attrs: MapLit | None
     doc: StringLit | None
     span: Span
+    variadic: bool = False  # `...` closes the parameter list (the declaration takes more)
 
 
 Item = Union[UseDecl, SchemaDecl, AgentDecl, GraphDecl, DeclareDecl]

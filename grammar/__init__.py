@@ -1,0 +1,77 @@
+"""The grammar of `.agent` files and its parser loader.
+
+Input: nothing but `agent.lark` beside this file. Output: `load_parser()`, one cached Lark
+LALR parser per process (positions propagated, contextual lexer, `[]` placeholders).
+The analysed parser is cached in a user cache directory (`$XDG_CACHE_HOME/agentc` or
+`~/.cache/agentc`), keyed by the grammar's hash and the Lark version, so a cold start
+skips grammar analysis; when no cache directory is writable, the parser is built in
+memory. Nothing is ever written inside the package.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from pathlib import Path
+
+from lark import Lark
+
+GRAMMAR_PATH = Path(__file__).with_name("agent.lark")
+
+
+
+class _WholeWords:
+    """A no-op post-lexer whose only job is `always_accept`.
+
+    The contextual lexer only tries the terminals the parser accepts in its current state;
+    where no name is accepted, `agents` would lex as the keyword `agent` plus `s`. With
+    NAME always tried, a word is always lexed whole (keywords are picked out of NAME
+    matches by Lark's exact-match rule), and an out-of-place word is reported as such.
+    """
+
+    always_accept = ("NAME",)
+
+    def process(self, stream):
+        return stream
+
+
+_OPTIONS = dict(parser="lalr", lexer="contextual", propagate_positions=True,
+                maybe_placeholders=True, postlex=_WholeWords())
+
+
+def cache_dir() -> Path:
+    """Where the analysed parser is kept between processes."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "agentc"
+
+
+def _cache_file(grammar: str) -> str | None:
+    """A writable cache path for this grammar text, or None when there is none."""
+    import lark
+
+    digest = hashlib.sha256(f"{grammar}\0{lark.__version__}".encode("utf-8")).hexdigest()[:20]
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(folder, os.W_OK | os.R_OK):
+        return None
+    return str(folder / f"grammar-{digest}.lark-cache")
+
+
+@functools.cache
+def load_parser() -> Lark:
+    """The process-wide parser (built once; loaded from the user cache when present)."""
+    grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+    path = _cache_file(grammar)
+    if path is not None:
+        try:
+            return Lark(grammar, cache=path, **_OPTIONS)
+        except OSError:
+            pass  # an unreadable or unwritable cache file: build in memory instead
+    return Lark(grammar, **_OPTIONS)
+
+
+__all__ = ["GRAMMAR_PATH", "cache_dir", "load_parser"]

@@ -1,0 +1,131 @@
+"""Benchmark `agentc check`: parse + compile + validate time by graph size.
+
+Generates graph files of 10, 100, 1,000 and 5,000 nodes (a chain of python nodes with a
+conditional loop every tenth node), times `compile_source` (median of several runs), prints
+a table with the per-node cost, and measures the cold start of checking a ~50-line file in a
+fresh process (`agentc check` if the CLI is installed, else `python -c` compile).
+Targets: ≈50-line file < 20 ms warm, 5,000 nodes < 2 s, linear growth.
+
+Run: python bench/check_bench.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from agentc.compiler.pipeline import compile_source
+
+TOOLS = '''
+def step(state):
+    """One step."""
+    return {}
+'''
+
+SMALL = '''use "./tools.py" as tools
+
+schema Answer "A checked answer." {
+  value: int
+  explanation: str "how it was obtained"
+}
+
+agent calculator "Adds numbers." {
+  model "anthropic:claude-sonnet-4-5" { temperature: 0 }
+  prompt "You are a careful calculator."
+  tools [tools.step]
+  output Answer via tool
+  middleware {
+    summarization { model: "openai:gpt-4o-mini", trigger: tokens(4000), keep: messages(20) }
+    model_call_limit { run: 10 }
+  }
+  limits { steps: 100, step_timeout: 30s }
+  checkpoint memory
+}
+
+graph loop {
+  state {
+    messages: messages
+    done: bool = false
+    log: list[str] = [] reduce append
+  }
+  node write = model("openai:gpt-4o-mini", prompt: "Draft.")
+  node act = tools([tools.step])
+  node check = python(tools.step) { timeout: 10s }
+  node helper = agent(calculator)
+  edge START -> write
+  edge write -> act
+  edge act -> check
+  edge check -> helper when done
+  edge check -> write otherwise
+  edge helper -> END
+  interrupt before helper
+  checkpoint memory
+}
+'''
+
+
+def generate(n: int) -> str:
+    lines = ['use "./tools.py" as tools', "graph big {", "  state { flag: bool = false }"]
+    lines += [f"  node n{i} = python(tools.step)" for i in range(n)]
+    lines.append("  edge START -> n0")
+    for i in range(n - 1):
+        if i % 10 == 9:
+            lines.append(f"  edge n{i} -> n{i + 1} when flag")
+            lines.append(f"  edge n{i} -> n{i - 5} otherwise")
+        else:
+            lines.append(f"  edge n{i} -> n{i + 1}")
+    lines += [f"  edge n{n - 1} -> END", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def time_compile(text: str, base: Path, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        result = compile_source(text, "bench.agent", base_dir=base)
+        times.append(time.perf_counter() - t0)
+        assert result.program is not None, [d.message for d in result.diagnostics[:3]]
+    return statistics.median(times)
+
+
+def cold_start(path: Path) -> tuple[str, float]:
+    exe = shutil.which("agentc")
+    cmd = [exe, "check", str(path)] if exe else [
+        sys.executable, "-c",
+        f"from agentc.compiler.pipeline import compile_file; compile_file({str(path)!r})"]
+    times = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, check=False)
+        times.append(time.perf_counter() - t0)
+    return ("agentc check" if exe else "python -c compile_file"), statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        (base / "tools.py").write_text(TOOLS)
+        compile_source(SMALL, "warmup.agent", base_dir=base)  # prelude, grammar caches
+        small = time_compile(SMALL, base, args.runs * 4)
+        print(f"{'file':>18} {'lines':>7} {'median ms':>10} {'µs/node':>9}")
+        print(f"{'small (agent+graph)':>18} {SMALL.count(chr(10)):>7} {small * 1e3:>10.2f} {'':>9}")
+        for n in (10, 100, 1000, 5000):
+            text = generate(n)
+            t = time_compile(text, base, args.runs if n < 5000 else max(3, args.runs // 2))
+            print(f"{n:>12} nodes {text.count(chr(10)):>7} {t * 1e3:>10.2f} {t / n * 1e6:>9.1f}")
+        (base / "small.agent").write_text(SMALL)
+        how, t = cold_start(base / "small.agent")
+        print(f"cold start ({how}, ~50-line file): {t * 1e3:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""What the checker and the lowering share about one file: names, declarations, values.
+
+Input: a `FileUnit`. Output: `Ctx`, with the file's type scope, declaration facts
+(`decl_info`, read once per declaration and cached; the prelude's once per process), the
+`ValueEnv` used to check and convert values, and the `ImportRef` of a Python target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable
+
+from ..dsl import ast
+from ..dsl.diagnostics import Diagnostic
+from . import ir
+from .decls import DeclInfo, read_decl, span_ir
+from .models import resolve_model
+from .paths import PRELUDE_NAME
+from .resolve import MISSING, PyTarget, python_ref, prelude_unit
+from .symbols import FileUnit, Symbol, SymbolKind
+from .typecheck import ValueEnv
+from .types import TypeScope
+
+
+@lru_cache(maxsize=1)
+def prelude_decls() -> dict[str, DeclInfo]:
+    unit = prelude_unit()
+    scope = TypeScope(frozenset())
+    problems: list[Diagnostic] = []
+    infos = {s.name: read_decl(s.decl, scope, problems.append) for s in unit.symbols.values()
+             if s.kind in (SymbolKind.MIDDLEWARE, SymbolKind.ROUTER, SymbolKind.TEMPLATE)}
+    if problems:
+        raise RuntimeError(f"the stdlib prelude is malformed: {problems[0].span}: "
+                           f"{problems[0].message}")
+    return infos
+
+
+def python_import(target: PyTarget) -> ir.ImportRef:
+    """The ImportRef of `alias.attr`: a file path relative to the naming file, or dotted."""
+    use = target.use
+    is_file = not (not use.target.value.endswith(".py") and "/" not in use.target.value)
+    return ir.ImportRef(module=use.target.value, attr=target.attr, is_file=is_file,
+                        span=span_ir(use.target.span))
+
+
+@dataclass
+class Ctx:
+    unit: FileUnit
+    report: Callable[[Diagnostic], None]
+    _decls: dict[tuple[str, str], DeclInfo] = field(default_factory=dict)
+
+    @property
+    def scope(self) -> TypeScope:
+        return TypeScope(frozenset(n for n, s in self.unit.symbols.items()
+                                   if s.kind is SymbolKind.SCHEMA))
+
+    def decl_info(self, sym: Symbol, report: Callable[[Diagnostic], None] | None = None
+                  ) -> DeclInfo:
+        if sym.span.file == PRELUDE_NAME:
+            return prelude_decls()[sym.name]
+        key = (sym.span.file, sym.name)
+        if key not in self._decls:
+            self._decls[key] = read_decl(sym.decl, self.scope, report or (lambda d: None))
+        return self._decls[key]
+
+    def value_env(self, unit: FileUnit | None = None) -> ValueEnv:
+        unit = unit or self.unit
+        return ValueEnv(check_ref=lambda r: _check_ref(unit, r),
+                        check_model=_check_model,
+                        ref_json=lambda r: _ref_json(unit, r))
+
+
+def _check_ref(unit: FileUnit, ref: ast.Ref) -> list[Diagnostic]:
+    found = python_ref(unit, ref)
+    return [found] if isinstance(found, Diagnostic) else []
+
+
+def _check_model(expr: ast.Expr) -> list[Diagnostic]:
+    found = resolve_model(expr.value, expr.span)
+    return [found] if isinstance(found, Diagnostic) else []
+
+
+def _ref_json(unit: FileUnit, ref: ast.Ref) -> Any:
+    found = python_ref(unit, ref)
+    if isinstance(found, PyTarget):
+        imp = python_import(found)
+        return {"$import": imp.key, "is_file": imp.is_file}
+    assert found is not MISSING
+    return ref.dotted

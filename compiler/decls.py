@@ -1,0 +1,174 @@
+"""Declarations (`middleware`, `router`, `template`) read into facts the checker uses.
+
+Input: an `ast.DeclareDecl` (from the prelude or a user file). Output: `DeclInfo` — typed
+parameters with defaults, the implementation `ImportRef`, hook points, jumps, seats, added
+tools, private state channels, router labels — and diagnostics for malformed attributes.
+Invariant: the declaration's Python is never imported; only the attribute map is read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..dsl import ast
+from ..dsl.diagnostics import Diagnostic, error, register_code
+from . import ir
+from .suggest import did_you_mean
+from .types import Ty, TypeScope, resolve_type
+
+BAD_DECLARATION = register_code("bad-declaration", "a middleware, router or template declaration is malformed")
+
+KNOWN_ATTRS = ("hooks", "jumps", "seats", "tools", "state", "labels", "needs_checkpointer",
+               "tool_name_param")
+
+
+@dataclass(frozen=True, slots=True)
+class ParamInfo:
+    name: str
+    ty: Ty
+    default: ast.Expr | None
+    doc: str | None
+    span: ast.Span
+
+    @property
+    def required(self) -> bool:
+        return self.default is None
+
+
+@dataclass(frozen=True, slots=True)
+class DeclInfo:
+    kind: str
+    name: str
+    params: dict[str, ParamInfo]
+    impl: ir.ImportRef
+    hooks: tuple[ir.HookPoint, ...] = ()
+    jumps: dict[ir.HookPoint, tuple[ir.JumpTarget, ...]] = field(default_factory=dict)
+    seats: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ()
+    tool_name_param: str | None = None
+    state: tuple[tuple[str, str], ...] = ()  # channel → type text
+    labels: tuple[str, ...] = ()
+    needs_checkpointer: bool = False
+    decl: ast.DeclareDecl | None = None
+
+
+def span_ir(span: ast.Span) -> ir.SourceSpan:
+    return ir.SourceSpan(file=span.file, line=span.start.line, col=span.start.col,
+                         end_line=span.end.line, end_col=span.end.col,
+                         offset=span.start.offset, end_offset=span.end.offset)
+
+
+def import_ref(text: str, span: ast.Span, is_file: bool = False) -> ir.ImportRef | None:
+    module, sep, attr = text.partition(":")
+    if not sep or not module or not attr:
+        return None
+    return ir.ImportRef(module=module, attr=attr, is_file=is_file, span=span_ir(span))
+
+
+def read_decl(decl: ast.DeclareDecl, scope: TypeScope,
+              report: Callable[[Diagnostic], None]) -> DeclInfo:
+    params = {p.name.text: ParamInfo(p.name.text, resolve_type(p.type, scope, report),
+                                     p.default, p.doc.value if p.doc else None, p.span)
+              for p in decl.params}
+    impl = import_ref(decl.impl.value, decl.impl.span)
+    if impl is None:
+        report(error(BAD_DECLARATION, f"`{decl.impl.value}` is not an import reference",
+                     decl.impl.span, "expected \"module:attribute\"",
+                     help="write the implementation as \"package.module:Name\""))
+        impl = ir.ImportRef(module="invalid", attr="invalid", span=span_ir(decl.impl.span))
+    attrs = _read_attrs(decl.attrs, report)
+    return DeclInfo(kind=decl.kind.text, name=decl.name.text, params=params, impl=impl,
+                    decl=decl, **attrs)
+
+
+def _read_attrs(attrs: ast.MapLit | None, report) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for entry in (attrs.entries if attrs else ()):
+        key = entry.key.text
+        reader = _ATTR_READERS.get(key)
+        if reader is None:
+            report(error(BAD_DECLARATION, f"unknown declaration attribute `{key}`",
+                         entry.key.span, "unknown attribute",
+                         help=did_you_mean(key, KNOWN_ATTRS)))
+            continue
+        value = reader(entry.value, report)
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def _words(expr: ast.Expr, report) -> tuple[str, ...] | None:
+    if not isinstance(expr, ast.ListLit):
+        report(error(BAD_DECLARATION, "expected a list of names", expr.span, "not a list"))
+        return None
+    words = []
+    for item in expr.items:
+        if isinstance(item, ast.Ref):
+            words.append(item.dotted)
+        elif isinstance(item, ast.StringLit):
+            words.append(item.value)
+        else:
+            report(error(BAD_DECLARATION, "expected a name", item.span, "not a name"))
+    return tuple(words)
+
+
+def _enum_words(enum_cls, what: str):
+    def read(expr: ast.Expr, report):
+        words = _words(expr, report) or ()
+        out = []
+        for word, item in zip(words, getattr(expr, "items", ())):
+            try:
+                out.append(enum_cls(word))
+            except ValueError:
+                report(error(BAD_DECLARATION, f"unknown {what} `{word}`", item.span,
+                             f"not a {what}",
+                             help=did_you_mean(word, [e.value for e in enum_cls])))
+        return tuple(out)
+    return read
+
+
+_read_hooks = _enum_words(ir.HookPoint, "hook point")
+_read_jump_targets = _enum_words(ir.JumpTarget, "jump target")
+
+
+def _read_jumps(expr: ast.Expr, report):
+    if not isinstance(expr, ast.MapLit):
+        report(error(BAD_DECLARATION, "expected a map of hook point → targets", expr.span))
+        return None
+    out = {}
+    for entry in expr.entries:
+        point = _read_hooks(ast.ListLit((ast.Ref((entry.key,), entry.key.span),),
+                                        entry.key.span), report)
+        if point:
+            out[point[0]] = _read_jump_targets(entry.value, report)
+    return out
+
+
+def _read_state(expr: ast.Expr, report):
+    if not isinstance(expr, ast.MapLit):
+        report(error(BAD_DECLARATION, "expected a map of channel → type", expr.span))
+        return None
+    return tuple((e.key.text, e.value.value if isinstance(e.value, ast.StringLit) else "any")
+                 for e in expr.entries)
+
+
+def _read_bool(expr: ast.Expr, report):
+    if isinstance(expr, ast.BoolLit):
+        return expr.value
+    report(error(BAD_DECLARATION, "expected true or false", expr.span))
+    return None
+
+
+def _read_str(expr: ast.Expr, report):
+    if isinstance(expr, ast.StringLit):
+        return expr.value
+    report(error(BAD_DECLARATION, "expected a string", expr.span))
+    return None
+
+
+_ATTR_READERS = {
+    "hooks": _read_hooks, "jumps": _read_jumps, "seats": _words, "tools": _words,
+    "state": _read_state, "labels": _words, "needs_checkpointer": _read_bool,
+    "tool_name_param": _read_str,
+}

@@ -1,0 +1,219 @@
+"""Lowering of a hand-built `graph { … }` block into an `ir.Graph`.
+
+Input: a checked `ast.GraphDecl`. Output: nodes, static edges (fan-out: one edge per
+target), `when` branches (conditions as `ir.Condition`), router branches, hooks spliced in
+as python nodes (see lower.py's docstring), interrupts, limits (default 25 steps:
+LangGraph's default recursion limit), checkpoint (default none).
+"""
+
+from __future__ import annotations
+
+from ..dsl import ast
+from . import ir
+from .context import Ctx, python_import
+from .decls import span_ir
+from .lower_parts import (channel, checkpoint_spec, interrupt_specs, limits_spec, model_from,
+                          tool_spec)
+from .resolve import GraphTarget, PyTarget, declaration, graph_ref, python_ref
+from .symbols import SymbolKind
+from .typecheck import is_literal, to_json
+
+NODES_IMPL = "agentc.stdlib.nodes"
+SUBGRAPH_IMPL = ir.ImportRef(module="agentc.runtime.subgraph", attr="subgraph_node")
+BOUNDARY = {"START": ir.START, "END": ir.END}
+
+
+def lower_graph(ctx: Ctx, decl: ast.GraphDecl, name: str, low) -> ir.Graph:
+    body = decl.body
+    state = next((s for s in body if isinstance(s, ast.StateStmt)), None)
+    nodes = [_node(ctx, n, low) for n in body if isinstance(n, ast.NodeDecl)]
+    edges = [ir.EdgeSpec(source=_end(e.source.text), target=_end(t.text), span=span_ir(e.span))
+             for e in body if isinstance(e, ast.EdgeDecl)
+             and e.condition is None and not e.otherwise for t in e.targets]
+    branches = list(_when_branches(ctx, body)) + [
+        _route(ctx, r) for r in body if isinstance(r, ast.RouteDecl)]
+    graph = ir.Graph(
+        name=name, kind=ir.GraphKind.GRAPH,
+        state=[channel(ctx, f) for f in state.fields] if state else [],
+        nodes=nodes, edges=edges, branches=branches,
+        interrupts=list(interrupt_specs(body)),
+        limits=limits_spec(next((s for s in body if isinstance(s, ast.LimitsStmt)), None), 25),
+        checkpoint=checkpoint_spec(next((s for s in body if isinstance(s, ast.CheckpointStmt)),
+                                        None)),
+        doc=decl.doc.value if decl.doc else None, span=span_ir(decl.span))
+    for hook in (h for h in body if isinstance(h, ast.HookDecl)):
+        graph = _splice_hook(ctx, graph, hook)
+    return graph
+
+
+def _end(name: str) -> str:
+    return BOUNDARY.get(name, name)
+
+
+# ---------------------------------------------------------------- nodes
+
+def _node(ctx: Ctx, decl: ast.NodeDecl, low) -> ir.NodeSpec:
+    call, kind = decl.value, decl.value.callee.dotted
+    impl, config = _NODE_LOWERING[kind](ctx, call, low)
+    opts = {e.key.text: e.value for e in (decl.options.entries if decl.options else ())}
+    retry = ir.RetryPolicy(**to_json(opts["retry"])) if "retry" in opts else None
+    timeout = to_json(opts["timeout"]) if "timeout" in opts else None
+    return ir.NodeSpec(name=decl.name.text, kind=ir.NodeKind(kind), impl=impl, config=config,
+                       retry=retry, timeout_s=timeout, span=span_ir(decl.span))
+
+
+def _model_node(ctx: Ctx, call: ast.Call, low):
+    spec = next(a.value for a in call.args if a.name is None)
+    model = model_from(spec, None, call.span)
+    config = {"model": model.model_dump(mode="json", exclude={"span"})}
+    for arg in (a for a in call.args if a.name is not None):
+        if arg.name.text == "output":
+            from .lower import schema_name
+            config["output"] = schema_name(low, ctx, arg.value)
+        else:
+            config[arg.name.text] = to_json(arg.value, ctx.value_env())
+    return ir.ImportRef(module=NODES_IMPL, attr="model_node"), config
+
+
+def _tools_node(ctx: Ctx, call: ast.Call, low):
+    tools = []
+    for item in call.args[0].value.items:
+        if isinstance(item, ast.MapLit):
+            continue
+        target = python_ref(ctx.unit, item)
+        assert isinstance(target, PyTarget)
+        tools.append(tool_spec(target, item.span).model_dump(mode="json"))
+    return ir.ImportRef(module=NODES_IMPL, attr="tool_node"), {"tools": tools}
+
+
+def _python_node(ctx: Ctx, call: ast.Call, low):
+    target = python_ref(ctx.unit, call.args[0].value)
+    assert isinstance(target, PyTarget)
+    return python_import(target), {}
+
+
+def _graph_node(ctx: Ctx, call: ast.Call, low):
+    target = graph_ref(ctx.unit, call.args[0].value,
+                       (SymbolKind.AGENT, SymbolKind.GRAPH))
+    assert isinstance(target, GraphTarget)
+    return SUBGRAPH_IMPL, {"graph": low.need_graph(target)}
+
+
+_NODE_LOWERING = {"model": _model_node, "tools": _tools_node, "python": _python_node,
+                  "agent": _graph_node, "subgraph": _graph_node}
+
+
+# ---------------------------------------------------------------- branches
+
+def _when_branches(ctx: Ctx, body: tuple):
+    groups: dict[str, list[ast.EdgeDecl]] = {}
+    for e in body:
+        if isinstance(e, ast.EdgeDecl) and (e.condition is not None or e.otherwise):
+            groups.setdefault(e.source.text, []).append(e)
+    for source, edges in groups.items():
+        ordered = [e for e in edges if not e.otherwise] + [e for e in edges if e.otherwise]
+        cases = [ir.BranchCase(condition=None if e.otherwise else condition(ctx, e.condition),
+                               target=_end(e.targets[0].text), span=span_ir(e.span))
+                 for e in ordered]
+        yield ir.BranchSpec(source=source, kind=ir.BranchKind.WHEN, cases=cases,
+                            label="when", span=span_ir(edges[0].span.cover(edges[-1].span)))
+
+
+def condition(ctx: Ctx, expr: ast.Expr) -> ir.Condition:
+    if isinstance(expr, ast.BinaryOp) and expr.op in ("and", "or"):
+        operands = []
+        for side in (expr.left, expr.right):
+            c = condition(ctx, side)
+            operands.extend(c.operands if isinstance(c, ir.BoolCond) and c.kind == expr.op
+                            else [c])
+        return ir.BoolCond(kind=expr.op, operands=operands)
+    if isinstance(expr, ast.BinaryOp):
+        return ir.CompareCond(op=expr.op, left=condition(ctx, expr.left),
+                              right=condition(ctx, expr.right))
+    if isinstance(expr, ast.UnaryOp) and expr.op == "not":
+        return ir.NotCond(operand=condition(ctx, expr.operand))
+    if isinstance(expr, ast.Ref):
+        head = expr.parts[0].text
+        if head in ctx.unit.python and len(expr.parts) == 2:
+            target = python_ref(ctx.unit, expr)
+            if isinstance(target, PyTarget):
+                return ir.PredicateCond(ref=python_import(target))
+        return ir.FieldCond(name=head, path=[p.text for p in expr.parts[1:]])
+    assert is_literal(expr), expr
+    return ir.LiteralCond(value=to_json(expr))
+
+
+def _route(ctx: Ctx, route: ast.RouteDecl) -> ir.BranchSpec:
+    ref = route.router.callee if isinstance(route.router, ast.Call) else route.router
+    config = {}
+    if isinstance(route.router, ast.Call):
+        config = {a.name.text: to_json(a.value, ctx.value_env())
+                  for a in route.router.args if a.name is not None}
+    sym = declaration(ctx.unit, ref, SymbolKind.ROUTER)
+    if sym is not None:
+        router = ctx.decl_info(sym).impl
+    else:
+        target = python_ref(ctx.unit, ref)
+        assert isinstance(target, PyTarget)
+        router = python_import(target)
+    return ir.BranchSpec(source=route.source.text, kind=ir.BranchKind.ROUTER, router=router,
+                         router_config=config,
+                         routes={c.label.text: _end(c.target.text) for c in route.cases},
+                         label=ref.dotted, span=span_ir(route.span))
+
+
+# ---------------------------------------------------------------- hooks
+
+def _splice_hook(ctx: Ctx, graph: ir.Graph, hook: ast.HookDecl) -> ir.Graph:
+    target = python_ref(ctx.unit, hook.value.args[0].value)
+    assert isinstance(target, PyTarget)
+    impl, span = python_import(target), span_ir(hook.span)
+    point = hook.point.text
+    if point in (ir.HookPoint.WRAP_MODEL_CALL.value, ir.HookPoint.WRAP_TOOL_CALL.value):
+        kind = ir.NodeKind.MODEL if point == "wrap_model_call" else ir.NodeKind.TOOLS
+        return _add_wrap(graph, kind, impl)
+    if hook.target is not None:
+        names = [hook.target.text]
+    elif point in ("before_agent", "after_agent"):
+        names = [ir.START] if point == "before_agent" else [ir.END]
+    else:
+        names = [n.name for n in graph.nodes if n.kind is ir.NodeKind.MODEL]
+    before = point.startswith("before")
+    for node in names:
+        graph = _insert(graph, node, before, target.attr, impl, span)
+    return graph
+
+
+def _add_wrap(graph: ir.Graph, kind: ir.NodeKind, impl: ir.ImportRef) -> ir.Graph:
+    wrap = {"$import": impl.key, "is_file": impl.is_file}
+    nodes = [n.model_copy(update={"config": {**n.config, "wrap": [*n.config.get("wrap", []),
+                                                                   wrap]}})
+             if n.kind is kind else n for n in graph.nodes]
+    return graph.model_copy(update={"nodes": nodes})
+
+
+def _insert(graph: ir.Graph, node: str, before: bool, fn: str, impl: ir.ImportRef,
+            span: ir.SourceSpan) -> ir.Graph:
+    """Splice a hook node in front of (or behind) `node`; START/END hooks sit inside."""
+    label = node.strip("_") if node in (ir.START, ir.END) else node
+    name = f"{fn}.{'before' if before else 'after'}_{label}"
+    hook = ir.NodeSpec(name=name, kind=ir.NodeKind.PYTHON, impl=impl,
+                       config={"hook": "before" if before else "after", "node": node},
+                       span=span)
+    if (before and node != ir.START) or node == ir.END:
+        edges = [e.model_copy(update={"target": name}) if e.target == node else e
+                 for e in graph.edges] + [ir.EdgeSpec(source=name, target=node, span=span)]
+        branches = [_retarget(b, node, name) for b in graph.branches]
+    else:
+        edges = [e.model_copy(update={"source": name}) if e.source == node else e
+                 for e in graph.edges] + [ir.EdgeSpec(source=node, target=name, span=span)]
+        branches = [b.model_copy(update={"source": name}) if b.source == node else b
+                    for b in graph.branches]
+    return graph.model_copy(update={"nodes": [*graph.nodes, hook], "edges": edges,
+                                    "branches": branches})
+
+
+def _retarget(b: ir.BranchSpec, old: str, new: str) -> ir.BranchSpec:
+    cases = [c.model_copy(update={"target": new}) if c.target == old else c for c in b.cases]
+    routes = {k: (new if v == old else v) for k, v in b.routes.items()}
+    return b.model_copy(update={"cases": cases, "routes": routes})

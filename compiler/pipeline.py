@@ -1,0 +1,108 @@
+"""The compiler's passes, in order: the only place that sequences them.
+
+Input: `.agent` text and its file name (or a path). Output: `CompileResult` — the
+`ir.Program` (None when any error was found), every diagnostic in file order, and every
+source file a diagnostic may point into (for renderers).
+
+Order: parse (syntax errors stop here) → resolve (load used files, symbol tables) → check
+(every local rule, all diagnostics collected) → lower (only without errors) → structural
+graph checks on the IR (reachability, path to END; skipped when local checks failed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+from ..dsl.diagnostics import Diagnostic, Diagnostics, UNREADABLE, error
+from ..dsl.source import SourceFile
+from . import ir
+from . import check_agent, check_graph  # noqa: F401  (register their codes at import)
+from .check import check_unit
+from .context import Ctx
+from .graph import check_structure
+from .lower import lower_program
+from .resolve import Loader
+from .symbols import FileUnit
+
+
+@dataclass(frozen=True)
+class CompileResult:
+    program: ir.Program | None
+    diagnostics: tuple[Diagnostic, ...]
+    sources: Mapping[str, SourceFile]
+
+    @property
+    def ok(self) -> bool:
+        return self.program is not None
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.is_error)
+
+
+def compile_file(path: str | Path) -> CompileResult:
+    path = Path(path)
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        source = SourceFile(name, "")
+        d = error(UNREADABLE, f"cannot read `{name}`", source.whole(), str(exc))
+        return CompileResult(None, (d,), MappingProxyType({name: source}))
+    return compile_source(text, name, base_dir=path.resolve().parent)
+
+
+def compile_source(text: str, filename: str, *, base_dir: str | Path | None = None
+                   ) -> CompileResult:
+    loader = Loader.new()
+    parsed = loader.parse(text, filename)
+    sources = {filename: parsed.source}
+    if parsed.module is None or any(d.is_error for d in parsed.diagnostics):
+        return _result(None, list(parsed.diagnostics), sources)
+    base = Path(base_dir) if base_dir is not None else Path.cwd()
+    root = loader.load_root(parsed.module, parsed.source, base.resolve() / Path(filename).name)
+    diagnostics = list(parsed.diagnostics) + loader.diagnostics
+    sources.update(loader.sources)
+    if any(d.is_error and d.code == "syntax" for d in loader.diagnostics):
+        return _result(None, diagnostics, sources)
+    contexts: dict[str, Ctx] = {}
+
+    def ctx_for(unit: FileUnit) -> Ctx:
+        if unit.name not in contexts:
+            contexts[unit.name] = Ctx(unit, diagnostics.append)
+        return contexts[unit.name]
+
+    for unit in _units(root):
+        diagnostics.extend(check_unit(ctx_for(unit)))
+    if any(d.is_error for d in diagnostics):
+        return _result(None, diagnostics, sources)
+    program = lower_program(root, ctx_for)
+    for graph in program.graphs:
+        diagnostics.extend(check_structure(graph))
+    failed = any(d.is_error for d in diagnostics)
+    return _result(None if failed else program, diagnostics, sources)
+
+
+def _units(root: FileUnit) -> list[FileUnit]:
+    """The root and every `.agent` file it uses, each once, root first."""
+    out, todo, seen = [], [root], set()
+    while todo:
+        unit = todo.pop(0)
+        if id(unit) in seen:
+            continue
+        seen.add(id(unit))
+        out.append(unit)
+        todo.extend(u for u in unit.agent_files.values() if u is not None)
+    return out
+
+
+def _result(program, diagnostics: list[Diagnostic], sources: dict) -> CompileResult:
+    ordered = Diagnostics(_dedupe(diagnostics)).sorted()
+    return CompileResult(program, tuple(ordered), MappingProxyType(dict(sources)))
+
+
+def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    return list(dict.fromkeys(diagnostics))

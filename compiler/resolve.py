@@ -1,0 +1,290 @@
+"""Name resolution: load what a file `use`s and build its symbol table.
+
+Input: a parsed root `ast.Module`. Output: `FileUnit`s (symbols.py) for the root, every
+`.agent` file it uses (recursively) and the prelude, plus diagnostics: unknown, duplicate
+and reserved names (one nearest-name suggestion), `use` targets that cannot be found,
+Python files that do not parse, and cycles between `.agent` files. Invariant: no Python is
+imported (pyscan reads files with `ast`); the prelude is parsed once per process.
+
+Reference helpers (`python_ref`, `graph_ref`, `declaration`) answer "what does this dotted
+name mean here" for the later passes, each returning the target or a diagnostic.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+from ..dsl import ast
+from ..dsl.diagnostics import Diagnostic, error, register_code
+from ..dsl.source import SourceFile
+from . import pyscan
+from .paths import PRELUDE_NAME, stdlib_file
+from .pyscan import PyModule
+from .suggest import did_you_mean
+from .symbols import FileUnit, Symbol, SymbolKind, item_kind, item_name, use_alias
+
+UNKNOWN_NAME = register_code("unknown-name", "a name is not declared in this file, a used file or the prelude")
+DUPLICATE_NAME = register_code("duplicate-name", "a top-level name is declared twice")
+RESERVED_NAME = register_code("reserved-name", "a declaration uses a name the language reserves")
+UNKNOWN_ATTR = register_code("unknown-attr", "a used module or file has no such top-level name")
+IMPORT_CYCLE = register_code("import-cycle", "`.agent` files use each other in a cycle")
+BAD_USE = register_code("bad-use", "a `use` target is neither a Python module nor an `.agent` file")
+
+RESERVED = frozenset({"START", "END", "__start__", "__end__"})
+
+Parse = Callable[[str, str], object]  # dsl.parse.parse
+
+
+def _parse_fn() -> Parse:
+    from ..dsl.parse import parse
+    return parse
+
+
+@lru_cache(maxsize=1)
+def prelude_unit() -> FileUnit:
+    """The stdlib prelude, parsed and tabled once per process."""
+    text = stdlib_file("prelude.agent").read_text(encoding="utf-8")
+    result = _parse_fn()(text, PRELUDE_NAME)
+    if result.module is None or any(d.is_error for d in result.diagnostics):
+        first = next(d for d in result.diagnostics if d.is_error)
+        raise RuntimeError(f"the stdlib prelude does not parse: {first.span}: {first.message}")
+    unit = FileUnit(PRELUDE_NAME, None, result.source, result.module)
+    _table(unit, lambda d: None)
+    return unit
+
+
+@dataclass
+class Loader:
+    """Loads a root file and everything it uses; collects diagnostics and sources."""
+
+    diagnostics: list[Diagnostic]
+    sources: dict[str, SourceFile]
+    parse: Parse
+    _stack: list[Path]
+    _loaded: dict[Path, FileUnit]
+    with_prelude: bool = True
+
+    @classmethod
+    def new(cls, with_prelude: bool = True) -> "Loader":
+        return cls([], {}, _parse_fn(), [], {}, with_prelude)
+
+    def report(self, d: Diagnostic) -> None:
+        self.diagnostics.append(d)
+
+    def load_root(self, module: ast.Module, source: SourceFile, path: Path | None) -> FileUnit:
+        unit = FileUnit(source.name, path, source, module)
+        self.sources[source.name] = source
+        if path is not None:
+            self._stack.append(path.resolve())
+        self._fill(unit)
+        return unit
+
+    def _fill(self, unit: FileUnit) -> None:
+        if self.with_prelude:
+            unit.prelude = prelude_unit()
+            self.sources.setdefault(PRELUDE_NAME, unit.prelude.source)
+        _table(unit, self.report)
+        for use in unit.items(ast.UseDecl):
+            self._load_use(unit, use)
+
+    def _load_use(self, unit: FileUnit, use: ast.UseDecl) -> None:
+        alias, target = use_alias(use), use.target.value
+        if not alias.isidentifier():
+            self.report(error(BAD_USE, f"`use \"{target}\"` needs a name", use.target.span,
+                              "the file name is not an identifier",
+                              help=f"add `as name`: `use \"{target}\" as name`"))
+            return
+        if target.endswith(".agent"):
+            unit.agent_files[alias] = self._load_agent(unit, use, alias)
+        elif target.endswith((".py",)) or "/" not in target:
+            unit.python[alias] = self._load_python(unit, use)
+        else:
+            self.report(error(BAD_USE, f"cannot use `{target}`", use.target.span,
+                              "not a .py file, .agent file or dotted module",
+                              help="use a Python file (`./tools.py`), an `.agent` file or "
+                                   "a dotted module name (`pkg.tools`)"))
+
+    def _load_python(self, unit: FileUnit, use: ast.UseDecl) -> PyModule | None:
+        target = use.target.value
+        found = pyscan.locate(target, unit.base_dir)
+        if found is None:
+            self.report(_not_found(use, unit.base_dir))
+            return None
+        try:
+            text = found.read_text(encoding="utf-8")
+            return pyscan.scan_source(text, str(found))
+        except (OSError, UnicodeDecodeError) as exc:
+            self.report(error(pyscan.MODULE_NOT_FOUND, f"cannot read `{target}`",
+                              use.target.span, str(exc)))
+        except SyntaxError as exc:
+            self.report(error(pyscan.PYTHON_SYNTAX, f"`{target}` is not valid Python",
+                              use.target.span, f"line {exc.lineno}: {exc.msg}",
+                              help="fix the Python file; agentc reads it without running it"))
+        return None
+
+    def _load_agent(self, unit: FileUnit, use: ast.UseDecl, alias: str) -> FileUnit | None:
+        path = (unit.base_dir / use.target.value).resolve()
+        if path in self._stack:
+            chain = " → ".join(p.name for p in self._stack[self._stack.index(path):])
+            self.report(error(IMPORT_CYCLE, f"`{use.target.value}` is already being loaded",
+                              use.target.span, "this use closes a cycle",
+                              notes=(f"cycle: {chain} → {path.name}",),
+                              help="move the shared declarations into a third file"))
+            return None
+        if path in self._loaded:
+            return self._loaded[path]
+        if not path.is_file():
+            self.report(_not_found(use, unit.base_dir))
+            return None
+        return self._parse_agent_file(unit, path, alias)
+
+    def _parse_agent_file(self, parent: FileUnit, path: Path, alias: str) -> FileUnit | None:
+        name = os.path.normpath(os.path.join(os.path.dirname(parent.name),
+                                             os.path.relpath(path, parent.base_dir)))
+        text = path.read_text(encoding="utf-8")
+        result = self.parse(text, name)
+        self.sources[name] = result.source
+        self.diagnostics.extend(result.diagnostics)
+        if result.module is None:
+            return None
+        child = FileUnit(name, path, result.source, result.module,
+                         prefix=f"{parent.prefix}{alias}.")
+        self._stack.append(path)
+        self._fill(child)
+        self._stack.pop()
+        self._loaded[path] = child
+        return child
+
+
+def _not_found(use: ast.UseDecl, base_dir: Path) -> Diagnostic:
+    target = use.target.value
+    where = (f"no file `{target}` next to this file" if pyscan.is_file_target(target)
+             or target.endswith(".agent") else f"no module `{target}` on the search path")
+    return error(pyscan.MODULE_NOT_FOUND, f"cannot find `{target}`", use.target.span, where,
+                 help="check the path; it is relative to this .agent file"
+                 if target.startswith(".") else "check the module name and the search path")
+
+
+def _table(unit: FileUnit, report: Callable[[Diagnostic], None]) -> None:
+    """Fill `unit.symbols`; report duplicates and reserved names."""
+    for item in unit.module.items:
+        name = item_name(item)
+        text = name.text if name is not None else use_alias(item)
+        span = name.span if name is not None else item.span
+        if text in RESERVED:
+            report(error(RESERVED_NAME, f"`{text}` is reserved", span, "reserved name",
+                         help="choose another name"))
+            continue
+        sym = Symbol(text, item_kind(item), span, item)
+        earlier = unit.symbols.get(text) or (unit.prelude.symbols.get(text)
+                                             if unit.prelude else None)
+        if earlier is not None:
+            report(_duplicate(sym, earlier))
+            continue
+        unit.symbols[text] = sym
+
+
+def _duplicate(sym: Symbol, earlier: Symbol) -> Diagnostic:
+    from ..dsl.diagnostics import Label
+    where = "the stdlib prelude" if earlier.span.file == PRELUDE_NAME else "this file"
+    return error(DUPLICATE_NAME, f"`{sym.name}` is declared twice", sym.span,
+                 f"{sym.kind.value} `{sym.name}` redeclared here",
+                 secondary=(Label(earlier.span, f"first declared in {where}"),),
+                 help="rename one of them")
+
+
+# ---------------------------------------------------------------- references
+
+@dataclass(frozen=True, slots=True)
+class PyTarget:
+    """`tools.add` resolved: the scanned module, the `use` alias and the attribute."""
+
+    unit: FileUnit
+    alias: str
+    attr: str
+    module: PyModule
+    use: ast.UseDecl
+
+    @property
+    def function(self) -> pyscan.PyFunction | None:
+        return self.module.functions.get(self.attr)
+
+    @property
+    def cls(self) -> pyscan.PyClass | None:
+        return self.module.classes.get(self.attr)
+
+
+class Missing:
+    """A reference whose module itself is missing: already reported, stay quiet."""
+
+
+MISSING = Missing()
+
+
+def python_ref(unit: FileUnit, ref: ast.Ref) -> PyTarget | Diagnostic | Missing:
+    """`alias.attr` in a used Python module."""
+    parts = [p.text for p in ref.parts]
+    if len(parts) != 2 or parts[0] not in unit.python:
+        modules = list(unit.python)
+        return error(UNKNOWN_NAME, f"`{ref.dotted}` does not name a Python object", ref.span,
+                     "expected `module.name` from a `use`d Python module",
+                     help=did_you_mean(parts[0], modules) if modules else
+                     "add `use \"./file.py\" as module` and write `module.name`")
+    module = unit.python[parts[0]]
+    if module is None:
+        return MISSING
+    if not module.has(parts[1]):
+        return error(UNKNOWN_ATTR, f"`{parts[0]}` has no `{parts[1]}`", ref.parts[1].span,
+                     f"not defined in {os.path.basename(module.path)}",
+                     help=did_you_mean(parts[1], module.all_names))
+    use = unit.symbols[parts[0]].decl
+    return PyTarget(unit, parts[0], parts[1], module, use)
+
+
+@dataclass(frozen=True, slots=True)
+class GraphTarget:
+    unit: FileUnit
+    symbol: Symbol
+
+    @property
+    def qualified(self) -> str:
+        return self.unit.qualify(self.symbol.name)
+
+
+def graph_ref(unit: FileUnit, ref: ast.Ref, kinds=(SymbolKind.AGENT, SymbolKind.GRAPH),
+              what: str = "agent") -> GraphTarget | Diagnostic | Missing:
+    """`calculator` in this file or `shared.calculator` in a used `.agent` file."""
+    parts = [p.text for p in ref.parts]
+    owner = unit
+    if len(parts) == 2 and parts[0] in unit.agent_files:
+        owner = unit.agent_files[parts[0]]
+        if owner is None:
+            return MISSING
+    elif len(parts) != 1:
+        return error(UNKNOWN_NAME, f"`{ref.dotted}` does not name an {what}", ref.span,
+                     "unknown name", help=did_you_mean(parts[0], list(unit.agent_files)))
+    name = parts[-1]
+    sym = owner.symbols.get(name)
+    if sym is None or sym.kind not in kinds:
+        candidates = [s.name for s in owner.symbols.values() if s.kind in kinds]
+        return error(UNKNOWN_NAME, f"unknown {what} `{ref.dotted}`", ref.parts[-1].span,
+                     f"no {what} of that name" + ("" if owner is unit else
+                                                  f" in {owner.name}"),
+                     help=did_you_mean(name, candidates))
+    return GraphTarget(owner, sym)
+
+
+def declaration(unit: FileUnit, ref: ast.Ref, kind: SymbolKind) -> Symbol | None:
+    """A declared middleware/router/template visible here (file, used file, prelude)."""
+    parts = [p.text for p in ref.parts]
+    if len(parts) == 1:
+        sym = unit.lookup(parts[0])
+    elif len(parts) == 2 and unit.agent_files.get(parts[0]) is not None:
+        sym = unit.agent_files[parts[0]].lookup(parts[1])
+    else:
+        return None
+    return sym if sym is not None and sym.kind is kind else None

@@ -1,0 +1,181 @@
+"""Check a literal value against a declared type, and turn it into JSON.
+
+Input: an `ast.Expr` written as a middleware parameter, setting or default, a `Ty`, and a
+`ValueEnv` (how to check `ref` and `model` values). Output: diagnostics that point at the
+innermost offending expression (a map entry's value, a list item), and `to_json`, the JSON
+value the IR stores. Invariant: `to_json` is only called on values that checked clean.
+
+JSON forms: durations → seconds (float); `tokens(4000)` → `["tokens", 4000]` (LangChain's
+ContextSize tuple); a reference to a Python object → `{"$import": "module:attr", "is_file":
+bool}`; everything else as written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from ..dsl import ast
+from ..dsl.diagnostics import Diagnostic, error, register_code
+from .types import Ty, TyKind
+
+TYPE_MISMATCH = register_code("type-mismatch", "a value does not have the type its parameter or field declares")
+
+CONTEXT_SIZES = ("tokens", "messages", "fraction")
+
+
+@dataclass(frozen=True, slots=True)
+class ValueEnv:
+    """How values that name things are checked; each returns diagnostics (empty: fine)."""
+
+    check_ref: Callable[[ast.Ref], list[Diagnostic]]
+    check_model: Callable[[ast.Expr], list[Diagnostic]]
+    ref_json: Callable[[ast.Ref], Any]
+
+
+def describe(expr: ast.Expr) -> str:
+    return {
+        ast.StringLit: "a string", ast.IntLit: "an integer", ast.FloatLit: "a float",
+        ast.BoolLit: "a boolean", ast.NoneLit: "none", ast.DurationLit: "a duration",
+        ast.ListLit: "a list", ast.MapLit: "a map", ast.Ref: "a name", ast.Call: "a call",
+        ast.UnaryOp: "an expression", ast.BinaryOp: "an expression",
+    }.get(type(expr), "a value")
+
+
+def check_value(expr: ast.Expr, ty: Ty, env: ValueEnv) -> list[Diagnostic]:
+    """Diagnostics for `expr` against `ty` (empty when it fits)."""
+    if ty.kind is TyKind.UNION:
+        return _check_union(expr, ty, env)
+    problems = _check_one(expr, ty, env)
+    if problems is None:
+        return [_mismatch(expr, ty)]
+    return problems
+
+
+def _check_union(expr: ast.Expr, ty: Ty, env: ValueEnv) -> list[Diagnostic]:
+    best: list[Diagnostic] | None = None
+    for option in ty.args:
+        problems = _check_one(expr, option, env)
+        if problems == []:
+            return []
+        if problems is not None and (best is None or len(problems) < len(best)):
+            best = problems  # the shape matched: report what is wrong inside
+    return best if best is not None else [_mismatch(expr, ty)]
+
+
+def _mismatch(expr: ast.Expr, ty: Ty) -> Diagnostic:
+    return error(TYPE_MISMATCH, f"expected {ty.display()}, found {describe(expr)}", expr.span,
+                 f"expected {ty.display()}")
+
+
+def _check_one(expr: ast.Expr, ty: Ty, env: ValueEnv) -> list[Diagnostic] | None:
+    """[] fits; None: wrong shape; a list: right shape, wrong inside."""
+    if isinstance(expr, ast.UnaryOp) and expr.op == "-" and isinstance(
+            expr.operand, (ast.IntLit, ast.FloatLit)):
+        expr = expr.operand
+    k = ty.kind
+    if k is TyKind.PRIM:
+        return _check_prim(expr, ty.name)
+    if k is TyKind.LITERAL:
+        value = getattr(expr, "value", object())
+        ok = isinstance(expr, (ast.StringLit, ast.IntLit, ast.BoolLit)) and value == ty.value
+        return [] if ok and type(value) is type(ty.value) else None
+    if k is TyKind.LIST:
+        if not isinstance(expr, ast.ListLit):
+            return None
+        return [d for item in expr.items for d in check_value(item, ty.args[0], env)]
+    if k is TyKind.MAP:
+        if not isinstance(expr, ast.MapLit):
+            return None
+        return [d for e in expr.entries for d in check_value(e.value, ty.args[0], env)]
+    if k is TyKind.SPECIAL:
+        return _check_special(expr, ty.name, env)
+    if k in (TyKind.SCHEMA, TyKind.MESSAGES):
+        return [] if isinstance(expr, (ast.MapLit, ast.ListLit)) else None
+    return None
+
+
+def _check_prim(expr: ast.Expr, name: str) -> list[Diagnostic] | None:
+    fits = {
+        "any": lambda: True,
+        "none": lambda: isinstance(expr, ast.NoneLit),
+        "str": lambda: isinstance(expr, ast.StringLit),
+        "int": lambda: isinstance(expr, ast.IntLit),
+        "float": lambda: isinstance(expr, (ast.IntLit, ast.FloatLit)),
+        "bool": lambda: isinstance(expr, ast.BoolLit),
+    }[name]()
+    return [] if fits else None
+
+
+def _check_special(expr: ast.Expr, name: str, env: ValueEnv) -> list[Diagnostic] | None:
+    if name == "model":
+        return env.check_model(expr) if isinstance(expr, ast.StringLit) else None
+    if name == "ref":
+        return env.check_ref(expr) if isinstance(expr, ast.Ref) else None
+    if name == "duration":
+        return [] if isinstance(expr, (ast.DurationLit, ast.IntLit, ast.FloatLit)) else None
+    if name == "context_size":
+        return _check_context_size(expr)
+    return None
+
+
+def _check_context_size(expr: ast.Expr) -> list[Diagnostic] | None:
+    if not (isinstance(expr, ast.Call) and expr.callee.dotted in CONTEXT_SIZES):
+        return None
+    kind = expr.callee.dotted
+    args = expr.args
+    if len(args) != 1 or args[0].name is not None:
+        return [error(TYPE_MISMATCH, f"`{kind}(…)` takes one number", expr.span,
+                      "expected one positional argument")]
+    value = args[0].value
+    if kind == "fraction":
+        ok = isinstance(value, (ast.FloatLit, ast.IntLit)) and 0 < value.value <= 1
+        want = "a number in (0, 1]"
+    else:
+        ok = isinstance(value, ast.IntLit) and value.value > 0
+        want = "a positive integer"
+    if ok:
+        return []
+    return [error(TYPE_MISMATCH, f"`{kind}(…)` needs {want}", value.span, f"expected {want}")]
+
+
+# ---------------------------------------------------------------- JSON
+
+def to_json(expr: ast.Expr, env: ValueEnv | None = None) -> Any:
+    if isinstance(expr, (ast.StringLit, ast.IntLit, ast.FloatLit, ast.BoolLit)):
+        return expr.value
+    if isinstance(expr, ast.NoneLit):
+        return None
+    if isinstance(expr, ast.DurationLit):
+        return expr.seconds
+    if isinstance(expr, ast.ListLit):
+        return [to_json(i, env) for i in expr.items]
+    if isinstance(expr, ast.MapLit):
+        return {e.key.text: to_json(e.value, env) for e in expr.entries}
+    if isinstance(expr, ast.UnaryOp) and expr.op == "-":
+        return -to_json(expr.operand, env)
+    if isinstance(expr, ast.Call):
+        return [expr.callee.dotted, *(to_json(a.value, env) for a in expr.args)]
+    if isinstance(expr, ast.Ref):
+        return env.ref_json(expr) if env is not None else expr.dotted
+    raise AssertionError(f"not a literal value: {type(expr).__name__}")
+
+
+def is_literal(expr: ast.Expr) -> bool:
+    """A value `to_json` can turn into JSON without a name lookup."""
+    if isinstance(expr, (ast.StringLit, ast.IntLit, ast.FloatLit, ast.BoolLit, ast.NoneLit,
+                         ast.DurationLit)):
+        return True
+    if isinstance(expr, ast.ListLit):
+        return all(is_literal(i) for i in expr.items)
+    if isinstance(expr, ast.MapLit):
+        return all(is_literal(e.value) for e in expr.entries)
+    if isinstance(expr, ast.UnaryOp):
+        return expr.op == "-" and isinstance(expr.operand, (ast.IntLit, ast.FloatLit))
+    if isinstance(expr, ast.Call):
+        return all(is_literal(a.value) for a in expr.args)
+    return False
+
+
+def map_entries(m: ast.MapLit | None) -> Iterable[ast.MapEntry]:
+    return m.entries if m is not None else ()

@@ -1,0 +1,54 @@
+"""Nearest-name suggestions for "did you mean …?".
+
+Input: a misspelt name and the names that exist. Output: at most one candidate, only
+when it is close: equal after folding case and `_`/`-`, or within an edit distance of
+about a third of the name's length (rustc's rule of thumb).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+
+def _fold(name: str) -> str:
+    return name.lower().replace("_", "").replace("-", "")
+
+
+def distance(a: str, b: str, limit: int | None = None) -> int:
+    """Edit distance counting a swap of neighbours as one edit (optimal string alignment).
+
+    Stops early, returning `limit + 1`, once every alignment costs more than `limit`.
+    """
+    if limit is not None and abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i]
+        for j in range(1, len(b) + 1):
+            cost = min(previous[j] + 1, current[j - 1] + 1,
+                       previous[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        if limit is not None and min(current) > limit:
+            return limit + 1
+        before, previous = previous, current
+    return previous[-1]
+
+
+def suggest(name: str, candidates: Iterable[str]) -> str | None:
+    """The one candidate close to `name`, or None (never `name` itself)."""
+    folded = _fold(name)
+    if not folded:
+        return None
+    limit = max(1, len(folded) // 3)
+    best: tuple[int, str] | None = None
+    for candidate in sorted(set(candidates)):
+        if candidate == name:
+            continue
+        score = distance(folded, _fold(candidate), limit)
+        # `score < len(folded)`: a suggestion must keep something of what was written.
+        if score <= limit and score < max(1, len(folded)) and (best is None or score < best[0]):
+            best = (score, candidate)
+    return best[1] if best else None

@@ -1,0 +1,405 @@
+"""Syntax errors: Lark's `UnexpectedInput` as located diagnostics in plain words.
+
+Input: a `SourceFile` and the exception Lark raised for one stretch of it (the whole file
+or one top-level declaration). Output: a `Diagnostic` whose message names what was
+expected in words a person knows (`}`, a node name, a string) rather than token names,
+with a secondary label at the opener when a block is never closed.
+
+Recovery: LALR stops at the first error, so `recover` re-parses the file one top-level
+declaration at a time (a declaration starts at column 1 with `use`, `schema`, `agent`,
+`graph`, `middleware`, `router` or `template`) and reports the first error of each one.
+Invariants: every span lies inside the file; nothing here raises for any input text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from lark import Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from .diagnostics import SYNTAX, Diagnostic, Label, error, register_code
+from .source import SourceFile
+
+UNCLOSED_BLOCK = register_code("unclosed-block", "a `{`, `[` or `(` is never closed")
+UNTERMINATED_STRING = register_code("unterminated-string", "a string has no closing quote")
+BAD_LITERAL = register_code(
+    "bad-literal", "a number, duration or string escape is not written correctly")
+
+MAX_SYNTAX_ERRORS = 20
+
+_CLOSER = {"{": "}", "[": "]", "(": ")"}
+_OPENER = {v: k for k, v in _CLOSER.items()}
+
+# One pass over the text: strings (possibly unterminated), comments, brackets, words.
+_SCAN = re.compile(r'''
+    (?P<long>"""(?:[^"\\]|\\[\s\S]|"(?!""))*(?:"""|\Z))
+  | (?P<str>"(?:[^"\\\n]|\\[^\n])*"?)
+  | (?P<comment>\#[^\n]*)
+  | (?P<bracket>[{}\[\]()])
+  | (?P<word>[^\s#"{}\[\]()]+)
+''', re.VERBOSE)
+
+_TOP_LEVEL = re.compile(
+    r'^(?:use[ \t]+"'
+    r'|(?:schema|agent|graph)[ \t]+[A-Za-z_]\w*[ \t]*(?:"|\{)'
+    r'|(?:middleware|router|template)[ \t]+[A-Za-z_]\w*[ \t]*\()', re.MULTILINE)
+
+_WORD_AT_LINE_START = re.compile(r"[ \t]*([A-Za-z_]\w*)")
+
+
+# ---------------------------------------------------------------- scanning the text
+
+@dataclass(frozen=True, slots=True)
+class _Scan:
+    """What a light scan of `text[start:stop]` learned."""
+
+    open_brackets: tuple[int, ...]  # offsets of openers never closed, outermost first
+    last_end: int                   # end of the last thing that is not a comment or space
+    long_strings: tuple[tuple[int, int], ...]
+
+
+def _scan(text: str, start: int, stop: int) -> _Scan:
+    stack: list[int] = []
+    last_end = start
+    longs: list[tuple[int, int]] = []
+    for m in _SCAN.finditer(text, start, stop):
+        kind = m.lastgroup
+        if kind == "comment":
+            continue
+        last_end = m.end()
+        if kind == "long":
+            longs.append((m.start(), m.end()))
+        elif kind == "bracket":
+            _track_bracket(text, m.start(), stack)
+    return _Scan(tuple(stack), last_end, tuple(longs))
+
+
+def _track_bracket(text: str, at: int, stack: list[int]) -> None:
+    ch = text[at]
+    if ch in _CLOSER:
+        stack.append(at)
+    elif stack and text[stack[-1]] == _OPENER[ch]:
+        stack.pop()
+
+
+def segments(text: str) -> list[tuple[int, int]]:
+    """Top-level declaration stretches: split where a declaration starts at column 1."""
+    longs = _scan(text, 0, len(text)).long_strings
+    starts = [0]
+    for m in _TOP_LEVEL.finditer(text):
+        if m.start() > 0 and not _inside(longs, m.start()):
+            starts.append(m.start())
+    ends = starts[1:] + [len(text)]
+    return list(zip(starts, ends))
+
+
+def _inside(spans: tuple[tuple[int, int], ...], offset: int) -> bool:
+    i = bisect.bisect_right([start for start, _ in spans], offset) - 1
+    return i >= 0 and spans[i][0] < offset < spans[i][1]
+
+
+# ---------------------------------------------------------------- words for tokens
+
+_NAMED_TERMINALS = {
+    "NAME": "a name", "STRING": "a string", "LONG_STRING": "a string",
+    "INT": "a number", "FLOAT": "a number", "DURATION": "a duration",
+    "$END": "the end of the file",
+}
+_IGNORED_TERMINALS = {"GAP", "BAD_NUMBER"}
+
+# Keywords that also count as names where a name is expected (`name` in the grammar).
+SOFT_KEYWORDS = frozenset({
+    "model", "prompt", "tools", "output", "middleware", "state", "limits", "interrupt",
+    "checkpoint", "node", "edge", "route", "hook", "use", "schema", "agent", "graph",
+    "router", "template", "agentc", "as"})
+
+# What can start a type, and what can start a value: named as one thing in messages.
+_TYPE_START = frozenset({"NAME", "STRING", "LONG_STRING", "INT", "none", "true", "false", "("})
+_VALUE_START = frozenset({"NAME", "STRING", "LONG_STRING", "INT", "FLOAT", "DURATION",
+                          "none", "true", "false", "(", "[", "{", "-", "not"})
+
+
+def _expected(exc: UnexpectedInput) -> set[str]:
+    """Terminal names the parser would have taken (from its table, else Lark's guess)."""
+    state = getattr(exc, "state", None)
+    try:
+        actions = state.parse_conf.parse_table.states[state.position]
+        return {name for name in actions if name.isupper() or name == "$END"}
+    except (AttributeError, KeyError, TypeError):
+        return set(getattr(exc, "expected", None) or ())
+
+
+def _expected_atoms(names: Iterable[str], pattern_of: Callable[[str], str | None]) -> set[str]:
+    """Expected terminals as literal text (`}`) or terminal name (`NAME`), names folded."""
+    atoms = set()
+    for name in names:
+        if name in _IGNORED_TERMINALS:
+            continue
+        literal = pattern_of(name)
+        atoms.add(literal if literal is not None else name)
+    if "NAME" in atoms:
+        atoms -= SOFT_KEYWORDS
+    return atoms
+
+
+def _words(atoms: set[str]) -> list[str]:
+    """Human words for expected atoms, in a stable order: punctuation first."""
+    if atoms == _TYPE_START:
+        return ["a type"]
+    words: list[str] = []
+    if _VALUE_START <= atoms:
+        atoms = atoms - _VALUE_START
+        words.append("a value")
+    for atom in sorted(atoms):
+        word = _NAMED_TERMINALS.get(atom, f"`{atom}`")
+        if word not in words:
+            words.append(word)
+    return sorted(words, key=lambda w: (not w.startswith("`"), w))
+
+
+def _join_or(words: list[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _describe_token(token: Token) -> str:
+    if token.type == "$END":
+        return "the end of the file"
+    if token.type in ("STRING", "LONG_STRING"):
+        return "a string"
+    value = str(token.value)
+    if len(value) > 24:
+        value = value[:21] + "..."
+    return f"`{value}`"
+
+
+# What a keyword must be followed by, for "expected … after `edge`".
+_AFTER = {
+    "edge": "a node name", "node": "a node name", "route": "a node name",
+    "agent": "a name for the agent", "graph": "a name for the graph",
+    "schema": "a name for the schema", "middleware": "a name or `{`",
+    "router": "a name for the router", "template": "a name for the template",
+    "use": "a quoted file path or module name", "as": "a name for the import",
+    "hook": "a hook point (`before_model`, `before <node>` …)",
+    "interrupt": "`before` or `after` and a node name", "by": "a router name",
+    "via": "`tool`, `provider` or `auto`", "reduce": "a reducer name",
+    "->": "a node name", "when": "a condition", "limits": "a map `{ … }`",
+    "state": "`{`", "agentc": "a language version number",
+    "prompt": "a prompt (a string)", "tools": "a list of tools `[…]`",
+    "model": "a model name such as `\"openai:gpt-4o-mini\"`",
+    "output": "a schema name", "checkpoint": "`memory`, `none` or `sqlite(\"…\")`",
+    "=": "a value", ":": "a value", "not": "a value", "and": "a value", "or": "a value",
+}
+
+
+# ---------------------------------------------------------------- describing one error
+
+@dataclass(frozen=True, slots=True)
+class Stretch:
+    """The part of the file one parse saw: `text[base:stop]`."""
+
+    source: SourceFile
+    base: int
+    stop: int
+
+
+def describe(stretch: Stretch, exc: UnexpectedInput,
+             pattern_of: Callable[[str], str | None]) -> Diagnostic:
+    """One diagnostic for the exception raised while parsing `stretch`."""
+    open_long = _unterminated_long_string(stretch)
+    if open_long is not None and open_long <= stretch.base + (exc.pos_in_stream or 0):
+        return _unterminated_string(stretch, open_long + 2)
+    if isinstance(exc, UnexpectedCharacters):
+        return _unexpected_character(stretch, exc)
+    if isinstance(exc, UnexpectedToken):
+        if exc.token.type == "$END":
+            return _unexpected_end(stretch, exc, pattern_of)
+        return _unexpected_token(stretch, exc, pattern_of)
+    at = stretch.base + (exc.pos_in_stream or 0)
+    return error(SYNTAX, "the text does not follow the grammar", _clamped(stretch, at, at + 1))
+
+
+def _unterminated_long_string(stretch: Stretch) -> int | None:
+    """Where a triple-quoted string that never closes starts (it lexes as `""`, then junk)."""
+    text = stretch.source.text
+    for begin, end in _scan(text, stretch.base, stretch.stop).long_strings:
+        if end - begin < 6 or not text.endswith('"""', begin, end):
+            return begin
+    return None
+
+
+def _clamped(stretch: Stretch, start: int, end: int):
+    size = len(stretch.source.text)
+    start = max(0, min(start, size))
+    return stretch.source.span(start, max(start, min(end, size)))
+
+
+def _unexpected_character(stretch: Stretch, exc: UnexpectedCharacters) -> Diagnostic:
+    text = stretch.source.text
+    at = stretch.base + exc.pos_in_stream
+    if text.startswith('"', at):
+        return _unterminated_string(stretch, at)
+    char = text[at] if at < len(text) else ""
+    shown = char if char.isprintable() and not char.isspace() else repr(char)[1:-1]
+    return error(SYNTAX, f"unexpected character `{shown}`", _clamped(stretch, at, at + 1),
+                 "not part of the language here")
+
+
+def _unterminated_string(stretch: Stretch, at: int) -> Diagnostic:
+    text = stretch.source.text
+    triple = at >= 2 + stretch.base and text[at - 2:at + 1] == '"""'
+    start = at - 2 if triple else at
+    line_end = text.find("\n", start)
+    end = min(stretch.stop, line_end if line_end != -1 else len(text))
+    if triple:
+        return error(UNTERMINATED_STRING, "unterminated triple-quoted string",
+                     _clamped(stretch, start, end), 'no closing `"""` after this',
+                     help='close the text with `"""`')
+    return error(UNTERMINATED_STRING, "unterminated string", _clamped(stretch, start, end),
+                 'this string has no closing `"`',
+                 help='close the string with `"` on the same line, or use `"""` for text '
+                      "over several lines")
+
+
+def _unexpected_end(stretch: Stretch, exc: UnexpectedToken,
+                    pattern_of: Callable[[str], str | None]) -> Diagnostic:
+    scan = _scan(stretch.source.text, stretch.base, stretch.stop)
+    here = _clamped(stretch, scan.last_end, scan.last_end)
+    if scan.open_brackets:
+        return _unclosed(stretch, scan.open_brackets[-1], here)
+    words = _words(_expected_atoms(_expected(exc), pattern_of))
+    message = "unexpected end of file"
+    if words and len(words) <= 4:
+        message += f", expected {_join_or(words)}"
+    return error(SYNTAX, message, here, "the file ends here")
+
+
+def _unclosed(stretch: Stretch, opener: int, here) -> Diagnostic:
+    text = stretch.source.text
+    closer = _CLOSER[text[opener]]
+    what = _block_name(stretch.source, opener)
+    opened = stretch.source.pos(opener)
+    return error(UNCLOSED_BLOCK,
+                 f"expected `{closer}` to close the {what} opened at {opened.line}:{opened.col}",
+                 here, f"expected `{closer}` here",
+                 secondary=[Label(_clamped(stretch, opener, opener + 1), f"{what} opened here")],
+                 help=f"add `{closer}` where the {what} should end")
+
+
+def _block_name(source: SourceFile, opener: int) -> str:
+    """`the `agent` block` when the opener's line starts with a keyword, else the bracket."""
+    ch = source.text[opener]
+    if ch == "{":
+        line = source.pos(opener).line
+        m = _WORD_AT_LINE_START.match(source.line_text(line))
+        if m and m.group(1) in _BLOCK_WORDS:
+            return f"`{m.group(1)}` block"
+        return "`{` map"
+    return "`[` list" if ch == "[" else "`(`"
+
+
+_BLOCK_WORDS = {"agent", "graph", "schema", "state", "middleware", "limits", "route"}
+
+
+def _previous_token(exc: UnexpectedToken) -> str | None:
+    state = getattr(exc, "state", None)
+    stack = getattr(state, "value_stack", None) or []
+    last = stack[-1] if stack else None
+    # A keyword, never a user's name that happens to read `edge`.
+    return str(last.value) if isinstance(last, Token) and last.type != "NAME" else None
+
+
+_NAME_OR_VALUE = frozenset({"NAME", "STRING", "LONG_STRING", "INT", "{", "("})
+
+
+def _unexpected_token(stretch: Stretch, exc: UnexpectedToken,
+                      pattern_of: Callable[[str], str | None]) -> Diagnostic:
+    token = exc.token
+    start = stretch.base + token.start_pos
+    span = _clamped(stretch, start, stretch.base + (token.end_pos or token.start_pos + 1))
+    if token.type == "BAD_NUMBER":
+        return bad_number(span, str(token.value))
+    found = _describe_token(token)
+    atoms = _expected_atoms(_expected(exc), pattern_of)
+    words = _words(atoms)
+    before = _scan(stretch.source.text, stretch.base, start)
+    opens = before.open_brackets
+    prev = _previous_token(exc)
+    missing_at = _missing_at(stretch, before.last_end, start, span)
+    if str(token.value) in _OPENER and not _closes_something(stretch.source.text, opens, token):
+        return error(SYNTAX, f"unmatched `{token.value}`", span, "nothing is open here to close",
+                     help=f"remove this `{token.value}`, or add the opening bracket it closes")
+    if prev in _AFTER and atoms & _NAME_OR_VALUE:
+        noun = "a type" if words == ["a type"] else _AFTER[prev]
+        return error(SYNTAX, f"expected {noun} after `{prev}`", missing_at,
+                     f"found {found}" if missing_at is span else f"expected {noun} here",
+                     secondary=_open_map_label(stretch, opens, start))
+    if str(token.value) == "=" and ":" in atoms:
+        return error(SYNTAX, "unexpected `=`: a key and its value are separated by `:`",
+                     span, "expected `:` here", help="write `key: value`")
+    if words and len(words) <= 4:
+        return error(SYNTAX, f"expected {_join_or(words)}, found {found}", missing_at,
+                     f"expected {_join_or(words)}" + ("" if missing_at is span else " here"),
+                     secondary=_open_map_label(stretch, opens, start))
+    where = f" in the {_block_name(stretch.source, opens[-1])}" if opens else ""
+    notes = (f"expected one of: {', '.join(words[:12])}",) if words else ()
+    return error(SYNTAX, f"unexpected {found}{where}", span, "not expected here", notes=notes)
+
+
+def _missing_at(stretch: Stretch, last_end: int, start: int, span):
+    """Where a missing piece belongs: after the previous token when the one found is on a
+    later line (the mistake is at the end of that line), else at the token found."""
+    source = stretch.source
+    if last_end > stretch.base and source.pos(last_end).line < source.pos(start).line:
+        return _clamped(stretch, last_end, last_end)
+    return span
+
+
+def _closes_something(text: str, opens: tuple[int, ...], token: Token) -> bool:
+    return any(text[at] == _OPENER[str(token.value)] for at in opens)
+
+
+def _open_map_label(stretch: Stretch, opens: tuple[int, ...], start: int) -> list[Label]:
+    """Point at a still-open `{`/`[`/`(` of a value on an earlier line: often the cause."""
+    if not opens:
+        return []
+    opener = opens[-1]
+    source = stretch.source
+    what = _block_name(source, opener)
+    if what.endswith(" block") or source.pos(opener).line == source.pos(start).line:
+        return []
+    return [Label(_clamped(stretch, opener, opener + 1), f"this {what} is still open")]
+
+
+def bad_number(span, text: str) -> Diagnostic:
+    """`30x`: digits followed by letters that are not a duration unit."""
+    return error(BAD_LITERAL, f"`{text}` is not a number or a duration", span,
+                 "not a number or a duration",
+                 help="write a number (`30`, `0.5`) or a duration such as `500ms`, `30s`, "
+                      "`2m` or `1h`")
+
+
+# ---------------------------------------------------------------- recovery
+
+def recover(source: SourceFile, parse_stretch: Callable[[str], object], first: UnexpectedInput,
+            pattern_of: Callable[[str], str | None]) -> tuple[Diagnostic, ...]:
+    """Every top-level declaration's first syntax error (the whole file's when none shows)."""
+    found: list[Diagnostic] = []
+    text = source.text
+    parts = segments(text)
+    if len(parts) > 1:
+        for base, stop in parts:
+            try:
+                parse_stretch(text[base:stop])
+            except UnexpectedInput as exc:
+                found.append(describe(Stretch(source, base, stop), exc, pattern_of))
+            if len(found) >= MAX_SYNTAX_ERRORS:
+                break
+    if not found:
+        found.append(describe(Stretch(source, 0, len(text)), first, pattern_of))
+    return tuple(found)
