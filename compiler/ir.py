@@ -31,7 +31,7 @@ JSON = Any  # a JSON value: None, bool, int, float, str, list[JSON], dict[str, J
 
 
 class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class SourceSpan(Frozen):
@@ -404,6 +404,3 @@ class Program(Frozen):
                 return g
         raise KeyError(name)
 
-
-for _model in (CompareCond, NotCond, BoolCond):
-    _model.model_rebuild()
