@@ -85,10 +85,7 @@ def test_fact_templates_format_with_their_extractors_values(name):
 
 
 def prelude_text() -> str:
-    path = ROOT / "stdlib" / "prelude.agent"
-    if not path.exists():
-        pytest.skip("stdlib/prelude.agent is not written yet")
-    return path.read_text(encoding="utf-8")
+    return (ROOT / "stdlib" / "prelude.agent").read_text(encoding="utf-8")
 
 
 def test_hints_name_middleware_the_prelude_declares():
