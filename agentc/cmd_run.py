@@ -37,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(e.g. openai:gpt-4o-mini)")
     parser.add_argument("--stream", action="store_true", help="print model text as it arrives")
     parser.add_argument("--json", action="store_true", help="print the final state as JSON")
+    parser.add_argument("--decisions", metavar="FILE", help="answer human-review pauses from "
+                        "FILE (JSON: one resume value, or a list used in turn)")
     parser.add_argument("--verbose", action="store_true", help="show tracebacks on errors")
 
 
@@ -71,9 +73,25 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     value = None if text is None else {"messages": [{"role": "user", "content": text}]}
     if text is not None and not args.json:
         print(f"you: {text}", file=out)
-    printer = Transcript(out, quiet=args.json, stream=args.stream)
+    printer = Transcript(out, quiet=args.json, stream=args.stream,
+                         decisions=getattr(args, "decisions", None))
     result = drive(compiled, value, config, printer)
-    return finish(result, args, out, config, printer)
+    code = finish(result, args, out, config, printer)
+    if not args.json:
+        print_budgets(compiled, config, out)
+    return code
+
+
+def print_budgets(compiled: Any, config: Any, out: TextIO) -> None:
+    """Usage against each budget of the agent's `budgets` middleware (issue 6)."""
+    from agentc.stdlib.middleware.binding import bound_middleware
+    if getattr(compiled.graph, "agent", None) is None:
+        return
+    for b in bound_middleware(compiled.graph, compiled.env):
+        report = getattr(b.obj, "report", None)
+        if callable(report):
+            for line in report(config.thread_id):
+                print(f"budget {line}", file=out)
 
 
 def with_model(program: Any, graph_name: str, spec_text: str) -> Any:
@@ -147,8 +165,11 @@ _NO_ANSWER = object()
 class Transcript:
     """Prints each update as it arrives: messages once each, with timings and tokens."""
 
-    def __init__(self, out: TextIO, *, quiet: bool, stream: bool) -> None:
+    def __init__(self, out: TextIO, *, quiet: bool, stream: bool,
+                 decisions: str | None = None) -> None:
+        from agentc.terminal_review import DecisionsFile
         self.out, self.quiet, self.stream = out, quiet, stream
+        self.decisions = DecisionsFile(decisions) if decisions else None
         self.seen: set[int] = set()
         self.started = time.perf_counter()
         self.model_calls = 0
@@ -198,15 +219,20 @@ class Transcript:
         print(f"  [{node} · {elapsed:.0f} ms{_usage(m)}]", file=self.out)
 
     def ask(self, interrupts: list[Any]) -> Any:
-        for i in interrupts:
-            print(f"paused: {_show(i.value)}", file=self.out)
+        """D10: a review pause lists its calls; the answer comes from --decisions, else
+        the terminal (approve / edit / reject / respond per call)."""
+        from agentc import terminal_review
+        if self.decisions is not None:
+            for i in interrupts:
+                print(f"paused: {_show(i.value)}", file=self.out)
+            answer = self.decisions.next()
+            print(f"answered from file: {_show(answer)}", file=self.out)
+            return answer
         if not sys.stdin.isatty():
+            for i in interrupts:
+                print(f"paused: {_show(i.value)}", file=self.out)
             return _NO_ANSWER
-        text = input("answer> ")
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError:
-            return text
+        return terminal_review.answer(interrupts, self.out, input)
 
 
 def render_message(m: Any) -> list[str]:
@@ -247,8 +273,8 @@ def finish(result: dict[str, Any], args: argparse.Namespace, out: TextIO, config
     print(f"-- done in {elapsed:.0f} ms · {printer.model_calls} model "
           f"call{'s' if printer.model_calls != 1 else ''}{tokens}", file=out)
     if result.get("__interrupt__"):
-        print(f"paused; answer it with: agentc run {args.file} --thread {config.thread_id}",
-              file=out)
+        print(f"paused; answer it with: agentc run {args.file} --thread {config.thread_id} "
+              "[--decisions FILE]", file=out)
     elif result.get("structured_response") is not None:
         print(f"structured response: {result['structured_response']!r}", file=out)
     if config.thread_id:

@@ -9,3 +9,8 @@ def add(a: int, b: int) -> int:
 def multiply(a: int, b: int) -> int:
     """Multiply two integers."""
     return a * b
+
+
+def fetch_report(topic: str) -> str:
+    """Fetch a long report."""
+    return "LONG REPORT " * 50

@@ -14,21 +14,25 @@ E1–E5, C2, C5, G1–G8 (through `tools.py`, `routing.py`, `structured_output.p
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from ..compiler.ir import AgentSpec, BranchSpec, Graph, ModelSpec, NodeSpec, OutputStrategy, \
-    ToolSpec
-from ..runtime.types import Send, factory
+from ..compiler.ir import AgentSpec, BranchSpec, Graph, HookPoint, ModelSpec, NodeSpec, \
+    OutputStrategy, ToolSpec
+from ..runtime.types import Command, Send, factory
 from . import routing
 from .messages import REMOVE_ALL_MESSAGES, AIMessage, BaseMessage, RemoveMessage, \
     SystemMessage, ToolCall, ToolMessage
 from .providers.base import ChatModel, ModelRequest, ToolDefinition
 from .structured_output import OutputSchema, StructuredOutput, handle_provider_strategy, \
     handle_tool_strategy, schema_from_spec
-from .tools import CallEnv, Tool, ToolDefinitionError, as_tool, make_tool, run_tool, \
-    unknown_tool_message
+from .tools import CallEnv, Tool, ToolDefinitionError, ToolRuntime, as_tool, make_tool, \
+    run_tool, unknown_tool_message
+from .middleware.base import AgentRuntime, ExtendedModelResponse, ModelResponse, \
+    ToolCallRequest, tool_call_dict
+from .middleware import base as mw_base
+from .middleware.binding import BoundMiddleware, bound_middleware
+from .middleware.chain import Handler, hook_caller, model_chain, tool_chain
 
 from ..runtime.serde import register_type  # noqa: E402
 
@@ -115,10 +119,13 @@ def all_tool_specs(agent: AgentSpec) -> list[ToolSpec]:
     return list(by_name.values())
 
 
-def bind_tool(spec: ToolSpec, env: Any) -> Tool:
-    """A tool of the IR made callable; the spec's name and flags are authoritative."""
+def bind_tool(spec: ToolSpec, env: Any, own: Mapping[str, Tool] | None = None) -> Tool:
+    """A tool of the IR made callable; the spec's name and flags are authoritative. A tool
+    a middleware adds (no `ref`) is the middleware object's own (`own`, by name)."""
     if spec.agent is not None:
         return agent_tool(spec, env)
+    if spec.ref is None and own is not None and spec.name in own:
+        return own[spec.name]
     if spec.ref is None:
         raise AgentSetupError(f"tool `{spec.name}` names no Python function")
     obj = env.load(spec.ref)
@@ -142,6 +149,33 @@ def agent_tool(spec: ToolSpec, env: Any) -> Tool:
     run_agent.__name__ = spec.name
     return make_tool(run_agent, name=spec.name, description=spec.description or spec.name,
                      return_direct=spec.return_direct)
+
+
+def middleware_tools(bound: Sequence[BoundMiddleware]) -> dict[str, Tool]:
+    """The tools middleware objects bring (their `tools` attribute), by name."""
+    own: dict[str, Tool] = {}
+    for b in bound:
+        for t in getattr(b.obj, "tools", None) or ():
+            try:
+                made = as_tool(t)
+            except ToolDefinitionError as exc:
+                raise AgentSetupError(f"middleware `{b.name}` brings a tool that is not one: "
+                                      f"{exc}") from None
+            own[made.name] = made
+    return own
+
+
+def bind_tools(graph: Graph, env: Any) -> list[Tool]:
+    """Every local tool of the agent (A7: later names win), middleware tools included."""
+    agent = agent_of(graph)
+    bound = bound_middleware(graph, env)
+    own = middleware_tools(bound)
+    specs = all_tool_specs(agent)
+    tools = {s.name: bind_tool(s, env, own) for s in specs}
+    if any(n.name == "tools" for n in graph.nodes):  # a Python middleware's `tools` too
+        for name, t in own.items():
+            tools.setdefault(name, t)
+    return list(tools.values())
 
 
 def bind_output(agent: AgentSpec, env: Any) -> StructuredOutput | None:
@@ -200,88 +234,156 @@ def patch_invalid_tool_calls(messages: Sequence[BaseMessage]) -> list[BaseMessag
 
 # ---------------------------------------------------------------- the model node
 
-@dataclass(frozen=True, slots=True)
+def split_tools(tools: Sequence[Any]) -> tuple[tuple[ToolDefinition, ...],
+                                                tuple[dict[str, Any], ...]]:
+    """A request's tools as the provider reads them: local definitions, provider maps (A8)."""
+    local = tuple(ToolDefinition(t.name, t.description, t.parameters) for t in tools
+                  if not isinstance(t, dict))
+    return local, tuple(t for t in tools if isinstance(t, dict))
+
+
 class ModelCall:
-    """Everything the model node fixes at bind time."""
+    """The model node: middleware wrappers (first declared outermost) around one call.
 
-    chooser: ModelChooser
-    system: SystemMessage | None
-    tools: tuple[ToolDefinition, ...]
-    provider_tools: tuple[dict[str, Any], ...]
-    output: StructuredOutput | None
+    Everything is fixed at bind time; the chain of `wrap_model_call`/`dynamic_prompt`
+    handlers is built once and reads the task's context from `request.runtime`.
+    """
 
-    def request(self, model: ChatModel, history: Sequence[BaseMessage]) -> tuple[
+    def __init__(self, chooser: ModelChooser, system: SystemMessage | None,
+                 tools: Sequence[Tool], provider_tools: Sequence[dict[str, Any]],
+                 output: StructuredOutput | None, wrappers: Sequence[Any] = (),
+                 watchers: Sequence[Any] = ()) -> None:
+        self.chooser, self.system, self.output = chooser, system, output
+        self.watchers = tuple(watchers)  # D16: middleware that scrub streamed text
+        self.tools = tuple(tools)
+        self.request_tools = [*self.tools, *provider_tools]
+        self.handler: Handler = model_chain(wrappers, self.execute)
+
+    def provider_request(self, req: mw_base.ModelRequest) -> tuple[
             ModelRequest, OutputStrategy | None]:
-        messages = (self.system, *history) if self.system else tuple(history)  # B1, B2
-        tools, choice, fmt, strategy = self.tools, None, None, None  # B5, B6
-        if self.output is not None:
-            has_tools = bool(self.tools or self.provider_tools)
-            strategy = self.output.effective(model.profile, model.name, has_tools)  # G5
-            if strategy is OutputStrategy.TOOL:
-                tools, choice = tools + self.output.tools(), "any"  # B7, C3
+        model = req.model
+        messages = (req.system_message, *req.messages) if req.system_message \
+            else tuple(req.messages)  # B1, B2
+        tools, provider = split_tools(req.tools)  # B5, A8
+        choice, fmt, strategy = req.tool_choice, None, None  # B6
+        output = req.response_format
+        if output is not None:
+            strategy = output.effective(model.profile, model.name, bool(tools or provider))
+            if strategy is OutputStrategy.TOOL:  # G5
+                tools, choice = tools + output.tools(), "any"  # B7, C3
             else:
-                fmt = self.output.response_format()  # B7
-        return ModelRequest(messages=messages, tools=tools, provider_tools=self.provider_tools,
-                            tool_choice=choice, response_format=fmt), strategy
+                fmt = output.response_format()  # B7
+        return ModelRequest(messages=messages, tools=tools, provider_tools=provider,
+                            tool_choice=choice, response_format=fmt,
+                            options=dict(req.model_settings)), strategy
 
-    @staticmethod
-    async def generate(model: ChatModel, request: ModelRequest, ctx: Any) -> AIMessage:
-        """The reply; streamed as `messages` events when a reader asked for them."""
+    async def generate(self, model: ChatModel, request: ModelRequest, ctx: Any) -> AIMessage:
+        """The reply; streamed as `messages` events when a reader asked for them (with
+        streamed text scrubbed by PII middleware first, D16)."""
         modes = getattr(ctx, "modes", ())
         if not any(getattr(m, "value", m) == "messages" for m in modes):
             return await model.generate(request)
+        import dataclasses
         from .providers.assemble import Assembler
+        from .providers.base import MessageDelta
         acc = Assembler()
+        scrubbers = [s for w in self.watchers if (s := w.stream_scrubber()) is not None]
         async for delta in model.stream(request):
             acc.add(delta)
+            if scrubbers and delta.text:
+                text = delta.text
+                for s in scrubbers:
+                    text = s.feed(text)
+                delta = dataclasses.replace(delta, text=text)
             ctx.emit("messages", delta)
+        if scrubbers:
+            rest = ""
+            for s in scrubbers:
+                rest = s.feed(rest) + s.flush() if rest else s.flush()
+            if rest:
+                ctx.emit("messages", MessageDelta(text=rest))
         return acc.message()
 
-    async def __call__(self, state: Mapping[str, Any], ctx: Any = None) -> dict[str, Any]:
+    async def execute(self, req: mw_base.ModelRequest) -> ModelResponse:
+        """The innermost handler: one provider call and its structured answer (G1–G8)."""
+        request, strategy = self.provider_request(req)
+        ctx = req.runtime.task if req.runtime is not None else None
+        reply = await self.generate(req.model, request, ctx)
+        output = req.response_format
+        if strategy is OutputStrategy.TOOL:
+            outcome = handle_tool_strategy(output, reply)
+        elif strategy is OutputStrategy.PROVIDER:
+            outcome = handle_provider_strategy(output, reply)
+        else:
+            return ModelResponse(result=[reply])
+        return ModelResponse(result=list(outcome.messages),
+                             structured_response=outcome.structured_response)
+
+    async def __call__(self, state: Mapping[str, Any], ctx: Any) -> Any:
         history = list(state.get("messages") or [])
         repaired = patch_invalid_tool_calls(history)  # B4/E10
-        model = self.chooser.pick(ctx)
-        request, strategy = self.request(model, repaired or history)
-        reply = await self.generate(model, request, ctx)
-        if strategy is OutputStrategy.TOOL:
-            outcome = handle_tool_strategy(self.output, reply)
-        elif strategy is OutputStrategy.PROVIDER:
-            outcome = handle_provider_strategy(self.output, reply)
-        else:
-            outcome = None
-        new = list(outcome.messages) if outcome else [reply]
+        request = mw_base.ModelRequest(
+            model=self.chooser.pick(ctx), messages=repaired or history,
+            system_message=self.system, tools=list(self.request_tools),
+            response_format=self.output, state=state,
+            runtime=AgentRuntime.of(ctx, self.tools))
+        response = await self.handler(request)
+        command = None
+        if isinstance(response, ExtendedModelResponse):
+            response, command = response.model_response, response.command
+        update = self.update(response, repaired)
+        if command is not None and getattr(command, "update", None):
+            return [update, Command(update=command.update)]
+        return update
+
+    def update(self, response: ModelResponse, repaired: list[BaseMessage] | None) -> dict:
+        new = list(response.result)
         update: dict[str, Any] = {"messages": new}
         if repaired is not None:  # the repaired history replaces the saved one
             update["messages"] = [RemoveMessage(id=REMOVE_ALL_MESSAGES), *repaired, *new]
-        if outcome is not None and outcome.structured_response is not None:
-            update["structured_response"] = outcome.structured_response
+        if response.structured_response is not None:
+            update["structured_response"] = response.structured_response
         elif self.output is not None:  # F12: a call with no answer clears the old one
             update["structured_response"] = None
         return update
 
 
+def with_hook(bound: Sequence[BoundMiddleware], *points: HookPoint) -> list[Any]:
+    """The objects of the middleware that declare one of `points`, in declaration order."""
+    return [b.obj for b in bound if any(b.has(p) for p in points)]
+
+
 @factory
 def model_node(spec: NodeSpec, graph: Graph, env: Any) -> ModelCall:
     agent = agent_of(graph)
-    tools = [bind_tool(t, env) for t in all_tool_specs(agent)]
+    tools = bind_tools(graph, env)
     system = SystemMessage(content=agent.prompt) if agent.prompt is not None else None
+    wraps = with_hook(bound_middleware(graph, env), HookPoint.WRAP_MODEL_CALL,
+                      HookPoint.DYNAMIC_PROMPT)
     return ModelCall(
-        chooser=ModelChooser(agent.model, env.base_dir),
-        system=system,
-        tools=tuple(ToolDefinition(t.name, t.description, t.parameters) for t in tools),
-        provider_tools=tuple(p.definition for p in agent.provider_tools),  # A8
-        output=bind_output(agent, env))
+        chooser=ModelChooser(agent.model, env.base_dir), system=system, tools=tools,
+        provider_tools=[p.definition for p in agent.provider_tools],  # A8
+        output=bind_output(agent, env), wrappers=wraps,
+        watchers=[b.obj for b in bound_middleware(graph, env)
+                  if hasattr(b.obj, "stream_scrubber")])
 
 
 # ---------------------------------------------------------------- the tools node
 
-@dataclass(frozen=True, slots=True)
 class ToolRunner:
-    """Runs the tool calls of one task (a Send's one call) or of the last AI message."""
+    """Runs the tool calls of one task (a Send's one call) or of the last AI message.
 
-    tools: Mapping[str, Tool]
+    With `wrap_tool_call` middleware each call goes through their chain (first declared
+    outermost); an unknown tool reaches the middleware first and is answered (E1) only by
+    the innermost handler, as langchain 1.4.10's ToolNode does.
+    """
 
-    async def __call__(self, state: Any, ctx: Any = None) -> Any:
+    def __init__(self, tools: Mapping[str, Tool], wrappers: Sequence[Any] = ()) -> None:
+        self.tools = dict(tools)
+        self.runtime_tools = tuple(self.tools.values())
+        self.handler: Handler | None = tool_chain(wrappers, self.execute) if wrappers else None
+
+    async def __call__(self, state: Any, ctx: Any) -> Any:
         calls, view = self._calls(state)
         env = CallEnv(state=view, config=getattr(ctx, "config", None) or _default_config(),
                       store=getattr(ctx, "store", None), context=ctx)
@@ -298,10 +400,32 @@ class ToolRunner:
         return (list(ai.tool_calls) if ai else []), state
 
     async def run_one(self, call: ToolCall, env: CallEnv) -> Any:
+        if self.handler is None:
+            return await self.run_plain(call, env)
+        runtime = ToolRuntime(state=env.state, tool_call_id=call.id, config=env.config,
+                              store=env.store, context=env.context)
+        request = ToolCallRequest(tool_call=tool_call_dict(call), tool=self.tools.get(call.name),
+                                  state=env.state, runtime=runtime,
+                                  available=self.runtime_tools)
+        return await self.handler(request)
+
+    async def run_plain(self, call: ToolCall, env: CallEnv) -> Any:
         t = self.tools.get(call.name)
         if t is None:
             return unknown_tool_message(call, list(self.tools))  # E1
         return await run_tool(t, call, env)
+
+    async def execute(self, request: ToolCallRequest) -> Any:
+        """The innermost handler: the (possibly edited) call run by its tool."""
+        raw = request.tool_call
+        call = ToolCall(name=raw["name"], args=dict(raw.get("args") or {}), id=raw.get("id"))
+        rt = request.runtime
+        env = CallEnv(state=request.state, config=getattr(rt, "config", None) or
+                      _default_config(), store=getattr(rt, "store", None),
+                      context=getattr(rt, "context", None))
+        if request.tool is None:
+            return unknown_tool_message(call, list(self.tools))  # E1
+        return await run_tool(request.tool, call, env)
 
 
 def _default_config() -> Any:
@@ -329,13 +453,15 @@ def _merge_updates(updates: list[Any]) -> Any:
 
 @factory
 def tool_node(spec: NodeSpec, graph: Graph, env: Any) -> ToolRunner:
-    agent = agent_of(graph)
-    return ToolRunner({t.name: bind_tool(t, env) for t in all_tool_specs(agent)})
+    wraps = with_hook(bound_middleware(graph, env), HookPoint.WRAP_TOOL_CALL)
+    return ToolRunner({t.name: t for t in bind_tools(graph, env)}, wraps)
 
 
 def needs_state(agent: AgentSpec) -> bool:
     """Whether any tool reads the state (E4), so each Send carries a snapshot of it."""
     from ..compiler.ir import InjectedKind
+    if any(HookPoint.WRAP_TOOL_CALL in m.hooks for m in agent.middleware):
+        return True  # a wrap_tool_call reads `request.state` (D12: the reviewer's edits)
     return any(a.kind in (InjectedKind.STATE, InjectedKind.RUNTIME)
                for t in all_tool_specs(agent) for a in t.injected)
 
@@ -398,25 +524,20 @@ def hook_router(spec: BranchSpec, graph: Graph, env: Any) -> Callable[..., Any]:
 def hook_node(spec: NodeSpec, graph: Graph, env: Any) -> Callable[..., Any]:
     """One middleware hook (before_agent, before_model, after_model, after_agent).
 
-    The middleware's `impl` is a class (built with the validated config as keyword
-    arguments) or an object; the node calls its method named after the point with
-    `(state, ctx)` and returns its update (which may set `jump_to`).
+    The node calls the agent's shared middleware object (see `middleware/binding.py`) with
+    `(state, runtime)` and returns its update (which may set `jump_to`).
     """
-    agent = agent_of(graph)
-    name, point = spec.config["middleware"], spec.config["point"]
-    mw = next((m for m in agent.middleware if m.name == name), None)
-    if mw is None:
+    name, point = spec.config["middleware"], HookPoint(spec.config["point"])
+    bound = next((b for b in bound_middleware(graph, env) if b.name == name), None)
+    if bound is None:
         raise AgentSetupError(f"hook node `{spec.name}` names unknown middleware `{name}`")
-    obj = env.load(mw.impl)
-    if inspect.isclass(obj):
-        obj = obj(**mw.config)
-    method = getattr(obj, point, None)
-    if method is None and callable(obj):
-        method = obj  # a decorated function hook
-    if method is None:
-        raise AgentSetupError(f"middleware `{name}` has no `{point}` hook")
+    try:
+        hook = hook_caller(bound.obj, point)
+    except TypeError:
+        raise AgentSetupError(f"middleware `{name}` has no `{point.value}` hook") from None
+    tools = tuple(bind_tools(graph, env))
 
-    async def node(state: Mapping[str, Any], ctx: Any = None) -> Any:
-        result = method(state, ctx)
-        return await result if inspect.isawaitable(result) else result
+    async def node(state: Mapping[str, Any], ctx: Any) -> Any:
+        return await hook(state, AgentRuntime(ctx, tools))
+    node.__name__ = spec.name
     return node

@@ -1,0 +1,78 @@
+"""`todo_list`: a `write_todos` tool and the guidance to plan with it.
+
+Input: `system_prompt` and `tool_description` (none: langchain 1.4.10's texts, kept in
+`stdlib/data/todo_prompts.json`). Output: the tool `write_todos(todos)` which replaces the
+state's `todos` and answers "Updated todo list to [...]"; each model call's system message
+with the guidance appended as a text block; after a model turn with more than one
+`write_todos` call, each of them answered with an error (the list is replaced whole, so
+parallel updates would be ambiguous).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal, Mapping
+
+from pydantic import BaseModel
+
+from ...runtime.types import Command
+from ..messages import AIMessage, SystemMessage, ToolMessage
+from ..tools import InjectedToolCallId, make_tool
+from .base import AgentMiddleware
+
+_TEXTS = json.loads((Path(__file__).resolve().parent.parent / "data" /
+                     "todo_prompts.json").read_text(encoding="utf-8"))
+SYSTEM_PROMPT: str = _TEXTS["system_prompt"]
+TOOL_DESCRIPTION: str = _TEXTS["tool_description"]
+PARALLEL_ERROR = ("Error: The `write_todos` tool should never be called multiple times in "
+                  "parallel. Please call it only once per model invocation to update the todo "
+                  "list.")
+
+
+class Todo(BaseModel):
+    content: str
+    status: Literal["pending", "in_progress", "completed"]
+
+
+def write_todos(todos: list[Todo], tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
+    """Replace the todo list."""
+    items = [t.model_dump() if isinstance(t, BaseModel) else dict(t) for t in todos]
+    return Command(update={"todos": items, "messages": [
+        ToolMessage(content=f"Updated todo list to {items}", tool_call_id=tool_call_id)]})
+
+
+def _text_blocks(message: SystemMessage) -> list[Any]:
+    content = message.content
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}] if content else []
+    return [b if isinstance(b, dict) else {"type": "text", "text": b} for b in content]
+
+
+class TodoList(AgentMiddleware):
+    def __init__(self, *, system_prompt: str | None = None,
+                 tool_description: str | None = None) -> None:
+        self.system_prompt = system_prompt or SYSTEM_PROMPT
+        self.tool_description = tool_description or TOOL_DESCRIPTION
+        self.tools = [make_tool(write_todos, name="write_todos",
+                                description=self.tool_description)]
+
+    async def awrap_model_call(self, request: Any, handler: Any) -> Any:
+        if request.system_message is not None:
+            blocks = [*_text_blocks(request.system_message),
+                      {"type": "text", "text": f"\n\n{self.system_prompt}"}]
+        else:
+            blocks = [{"type": "text", "text": self.system_prompt}]
+        return await handler(request.override(system_message=SystemMessage(content=blocks)))
+
+    def after_model(self, state: Mapping[str, Any], runtime: Any) -> dict[str, Any] | None:
+        ai = next((m for m in reversed(state.get("messages") or [])
+                   if isinstance(m, AIMessage)), None)
+        calls = [c for c in (ai.tool_calls if ai else []) if c.name == "write_todos"]
+        if len(calls) <= 1:
+            return None
+        return {"messages": [ToolMessage(content=PARALLEL_ERROR, tool_call_id=c.id or "",
+                                         status="error") for c in calls]}
+
+
+TodoListMiddleware = TodoList

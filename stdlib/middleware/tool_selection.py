@@ -1,0 +1,128 @@
+"""`llm_tool_selector` (B5): a model call first picks the tools the main call may see.
+
+Input: the request's tools and newest human message; `model` (none: the agent's own),
+`system_prompt`, `max_tools`, `always_include`, `max_retries` (1), `on_parsing_failure`
+("error" | "none" | "all" | a list of names). Output: the request with only the chosen
+tools (in the agent's order, the always-included ones after them, provider tools kept).
+The selection reply is JSON `{"tools": [names]}` (structured output, or a tool call's args).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from ..messages import HumanMessage, SystemMessage
+from ..providers.base import ModelRequest, ResponseFormat
+from .base import AgentMiddleware
+
+DEFAULT_PROMPT = ("Your goal is to select the most relevant tools for answering the user's "
+                  "query.")
+
+
+def selection_schema(names: Sequence[str], descriptions: Sequence[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": {"tools": {
+        "type": "array", "description": "Tools to use. Place the most relevant tools first.",
+        "items": {"anyOf": [{"const": n, "description": d}
+                            for n, d in zip(names, descriptions)]}}},
+        "required": ["tools"], "title": "ToolSelectionResponse"}
+
+
+def parse_selection(reply: Any) -> Any:
+    if reply.tool_calls:
+        return reply.tool_calls[0].args
+    try:
+        return json.loads(reply.text)
+    except (json.JSONDecodeError, TypeError):
+        return None
+
+
+def _valid(response: Any) -> bool:
+    return isinstance(response, dict) and isinstance(response.get("tools"), list)
+
+
+class LLMToolSelector(AgentMiddleware):
+    def __init__(self, *, model: Any = None, system_prompt: str = DEFAULT_PROMPT,
+                 max_tools: int | None = None, always_include: Sequence[str] | None = None,
+                 max_retries: int = 1, on_parsing_failure: Any = "error") -> None:
+        if max_retries < 0:
+            raise ValueError("max_retries must be >= 0")
+        self.model_spec, self.model = model, None if isinstance(model, str) else model
+        self.system_prompt, self.max_tools = system_prompt, max_tools
+        self.always_include = list(always_include or [])
+        self.max_retries, self.on_parsing_failure = max_retries, on_parsing_failure
+        self._info: Any = None
+
+    def agentc_bind(self, info: Any) -> None:
+        self._info = info
+
+    def prompt(self) -> str:
+        if self.max_tools is None:
+            return self.system_prompt
+        return (self.system_prompt + "\nIMPORTANT: List the tool names in order of relevance, "
+                "with the most relevant first. If you exceed the maximum number of tools, "
+                f"only the first {self.max_tools} will be used.")
+
+    async def awrap_model_call(self, request: Any, handler: Any) -> Any:
+        local = [t for t in request.tools if not isinstance(t, dict)]
+        missing = [n for n in self.always_include if n not in {t.name for t in local}]
+        if missing:
+            raise ValueError(f"Tools in always_include not found in request: {missing}. "
+                             f"Available tools: {sorted(t.name for t in local)}")
+        choosable = [t for t in local if t.name not in self.always_include]
+        if not choosable:
+            return await handler(request)
+        user = next((m for m in reversed(request.messages) if isinstance(m, HumanMessage)), None)
+        if user is None:
+            raise ValueError("No user message found in request messages")
+        names = [t.name for t in choosable]
+        response = await self.ask(request, user, choosable)
+        capped = True
+        if not _valid(response):
+            response, capped = {"tools": self.fallback(response, names)}, False
+        chosen = self.chosen(response["tools"], names, capped)
+        kept = [t for t in choosable if t.name in chosen] + [
+            t for t in local if t.name in self.always_include]
+        return await handler(request.override(
+            tools=kept + [t for t in request.tools if isinstance(t, dict)]))
+
+    async def ask(self, request: Any, user: Any, tools: list[Any]) -> Any:
+        model = self.model
+        if model is None:
+            model = self.model = self._info.model(self.model_spec) if self.model_spec \
+                else request.model
+        schema = selection_schema([t.name for t in tools], [t.description for t in tools])
+        call = ModelRequest(messages=(SystemMessage(content=self.prompt()), user),
+                            response_format=ResponseFormat("ToolSelectionResponse", schema))
+        response = parse_selection(await model.generate(call))
+        for _ in range(self.max_retries):
+            if _valid(response):
+                break
+            response = parse_selection(await model.generate(call))
+        return response
+
+    def fallback(self, response: Any, names: list[str]) -> list[str]:
+        rule = self.on_parsing_failure
+        if rule == "error":
+            raise ValueError("LLMToolSelectorMiddleware: selection model returned a malformed "
+                             f"response after {self.max_retries} retries (expected a dict "
+                             f"with a 'tools' list): {response!r}")
+        if rule == "none":
+            return []
+        if rule == "all":
+            return list(names)
+        return [n for n in (rule(response) if callable(rule) else rule) if n in names]
+
+    def chosen(self, picked: list[Any], names: list[str], capped: bool) -> list[str]:
+        invalid = [n for n in picked if n not in names]
+        if invalid:
+            raise ValueError(f"Model selected invalid tools: {invalid}")
+        out: list[str] = []
+        for n in picked:
+            if n not in out and (not capped or self.max_tools is None or
+                                 len(out) < self.max_tools):
+                out.append(n)
+        return out
+
+
+LLMToolSelectorMiddleware = LLMToolSelector
