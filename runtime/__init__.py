@@ -1,7 +1,9 @@
 """The agentc runtime: executes an `ir.Program` with LangGraph's Pregel semantics.
 
 Public API: `compile(program, graph, checkpointer=…, base_dir=…)` → `CompiledGraph`
-(invoke / ainvoke / stream / astream / get_state / get_state_history / update_state),
+(invoke / ainvoke / stream / astream, each with per-run `interrupt_before` /
+`interrupt_after`; aget_state / aget_state_history / aupdate_state and their sync
+adapters get_state / get_state_history / update_state),
 `interrupt(value)`, the stores `MemoryStore` and `SqliteStore` (lazy), the types of
 `runtime.types`, the events of `runtime.events`, the errors of `runtime.errors`.
 """

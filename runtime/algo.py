@@ -13,7 +13,6 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from agentc.compiler import ir
 from agentc.runtime.channels import MISSING, Channel
-from agentc.runtime.context import stable_id
 from agentc.runtime.errors import GraphStructureError, InvalidUpdateError
 from agentc.runtime.types import Command, CommandGraph, Send
 
@@ -93,23 +92,30 @@ def apply_writes(channels: dict[str, Channel], ordered: Sequence[tuple[str, Task
                  last_value: frozenset[str], ephemeral: frozenset[str]) -> set[str]:
     """Apply one step's writes, grouped per channel, in task order; clear stale ephemerals."""
     grouped: dict[str, list[Any]] = {}
-    writers: dict[str, list[str]] = {}
-    for node, result in ordered:
+    for _, result in ordered:
         for key, value in result.writes:
-            grouped.setdefault(key, []).append(value)
-            writers.setdefault(key, []).append(node)
+            values = grouped.get(key)
+            if values is None:
+                grouped[key] = [value]
+            else:
+                values.append(value)
     for key, values in grouped.items():
         if len(values) > 1 and key in last_value:
-            raise InvalidUpdateError(
-                f"channel `{key}` can take one write per step, but got {len(values)} "
-                f"from {', '.join(f'`{w}`' for w in writers[key])}",
-                help=f"give `{key}` a reducer (e.g. `reduce append`) or write it from one node")
+            raise _conflict(key, ordered)
         channels[key].update(values)
     updated = set(grouped)
     for key in ephemeral:  # written in the step before: cleared now (LangGraph's EphemeralValue)
         if key not in grouped and channels[key].clear():
             updated.add(key)
     return updated
+
+
+def _conflict(key: str, ordered: Sequence[tuple[str, TaskResult]]) -> InvalidUpdateError:
+    writers = [node for node, result in ordered for k, _ in result.writes if k == key]
+    return InvalidUpdateError(
+        f"channel `{key}` can take one write per step, but got {len(writers)} "
+        f"from {', '.join(f'`{w}`' for w in writers)}",
+        help=f"give `{key}` a reducer (e.g. `reduce append`) or write it from one node")
 
 
 def route_targets(branch: ir.BranchSpec, answer: Any) -> list[str | Send]:
@@ -141,9 +147,13 @@ def when_target(cases: Sequence[tuple[Any, str]], state: Any) -> list[str]:
     return []
 
 
-def plan_tasks(ns: str, step: int, targets: Iterable[str | Send],
+def plan_tasks(step: int, targets: Sequence[str | Send],
                nodes: Mapping[str, Any]) -> list[Task]:
     """The next step's tasks: each pulled node once (sorted by name), then each Send."""
+    if len(targets) == 1 and type(targets[0]) is str and targets[0] != ir.END:  # the usual step
+        name = targets[0]
+        _check_target(name, nodes)
+        return [Task(f"{step}:{name}", name, (PULL, name))]
     pulls: set[str] = set()
     pushes: list[Send] = []
     for t in targets:
@@ -153,9 +163,11 @@ def plan_tasks(ns: str, step: int, targets: Iterable[str | Send],
         elif t != ir.END:
             _check_target(t, nodes)
             pulls.add(t)
-    tasks = [Task(stable_id(ns, step, PULL, name), name, (PULL, name)) for name in sorted(pulls)]
-    tasks.extend(Task(stable_id(ns, step, PUSH, i), s.node, (PUSH, i), s.arg)
-                 for i, s in enumerate(pushes))
+    # Task ids are unique within a thread's namespace (checkpoints are kept per namespace),
+    # deterministic (pending writes and interrupt ids find their task again after a
+    # restart), and cheap: a pull task is named by step and node, a push by step and index.
+    tasks = [Task(f"{step}:{name}", name, (PULL, name)) for name in sorted(pulls)]
+    tasks.extend(Task(f"{step}#{i}", s.node, (PUSH, i), s.arg) for i, s in enumerate(pushes))
     return tasks
 
 

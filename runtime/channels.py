@@ -13,7 +13,9 @@ messages reducer does: its channel applies an update in O(update), not O(history
 from __future__ import annotations
 
 import enum
-from typing import Any, Callable, Sequence
+from collections.abc import Sequence
+from itertools import islice
+from typing import Any, Callable, Iterator
 
 
 class _Missing:
@@ -55,6 +57,11 @@ class Channel:
     def output(self) -> Any:
         """What a run's result holds."""
         return self.value
+
+    def prepare(self, value: Any) -> Any:
+        """A write in the form it is saved in before it is applied (a pending write that is
+        applied again at each restore must apply the same way: messages get their ids)."""
+        return value
 
     def update(self, values: Sequence[Any]) -> bool:
         # The caller guarantees len(values) == 1 for last-value channels (see algo).
@@ -103,26 +110,84 @@ class ReducerChannel(Channel):
         return True
 
 
-class AppendChannel(Channel):
-    """The `append` reducer, incrementally: checkpoints store only the new items."""
+class ListView(Sequence):
+    """A read-only snapshot of an append-only list: its first `n` items. Appends after the
+    snapshot do not show through; a channel that must change an item copies the list first
+    (copy-on-write), so every view handed out stays as it was."""
 
-    __slots__ = ("added", "reset")
+    __slots__ = ("_base", "_n")
+
+    def __init__(self, base: list[Any], n: int) -> None:
+        self._base, self._n = base, n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return self._base[:self._n][i]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("list index out of range")
+        return self._base[i]
+
+    def __iter__(self) -> Iterator[Any]:
+        return islice(self._base, self._n)
+
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, (list, tuple, ListView)):
+            return len(other) == self._n and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a list-like value
+
+    def __add__(self, other: Any) -> list[Any]:
+        return [*self, *other]
+
+    def __radd__(self, other: Any) -> list[Any]:
+        return [*other, *self]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self)!r})"
+
+
+class AppendChannel(Channel):
+    """The `append` reducer, incrementally: an update appends in O(update) to one shared
+    list (nodes see `ListView` snapshots of it) and checkpoints store only the new items."""
+
+    __slots__ = ("base", "added", "reset")
 
     def __init__(self, name: str, default: Any = MISSING) -> None:
-        super().__init__(name, list(default) if isinstance(default, list) else default)
+        super().__init__(name, default)
+        self.base: list[Any] = list(default) if isinstance(default, (list, tuple)) else []
+        if default is not MISSING and not isinstance(default, (list, tuple)):
+            self.base.append(default)
         self.added: list[Any] = []
         self.reset = self.dirty
 
+    def view(self) -> Any:
+        return ListView(self.base, len(self.base)) if self.value is not MISSING else MISSING
+
+    def output(self) -> Any:
+        return list(self.base) if self.value is not MISSING else MISSING
+
     def update(self, values: Sequence[Any]) -> bool:
         if self.value is MISSING:
-            self.value, self.reset = [], True
-        new = list(self.value)  # copy-on-write: earlier views stay as they were
+            self.base, self.reset = [], True
         for v in values:
-            items = v if isinstance(v, (list, tuple)) else [v]
-            new.extend(items)
-            self.added.extend(items)
-        self.value = new
+            items = v if isinstance(v, (list, tuple)) else (v,)
+            self.base.extend(items)
+            if not self.reset:
+                self.added.extend(items)
+        self.value = self.base
         self.dirty = True
+        return True
+
+    def clear(self) -> bool:
+        if self.value is MISSING:
+            return False
+        self.base, self.value, self.dirty, self.reset, self.added = [], MISSING, True, True, []
         return True
 
     def take_delta(self) -> Delta | None:
@@ -131,16 +196,23 @@ class AppendChannel(Channel):
         self.dirty = False
         if self.reset or self.value is MISSING:
             self.reset, self.added = False, []
-            return super_take(self)
+            return (DeltaKind.CLEAR, None) if self.value is MISSING \
+                else (DeltaKind.SET, list(self.base))
         added, self.added = self.added, []
         return (DeltaKind.OPS, added)
 
     def apply_delta(self, delta: Delta) -> None:
         kind, payload = delta
         if kind is DeltaKind.OPS:
-            self.value = [*(self.value if self.value is not MISSING else ()), *payload]
+            if self.value is MISSING:
+                self.base = []
+            self.base.extend(payload)
+            self.value = self.base
+        elif kind is DeltaKind.CLEAR:
+            self.base, self.value = [], MISSING
         else:
-            Channel.apply_delta(self, delta)
+            self.base = list(payload)
+            self.value = self.base
         self.dirty, self.reset, self.added = False, False, []
 
 

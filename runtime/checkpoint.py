@@ -31,6 +31,7 @@ class WriteKind(str, enum.Enum):
     RESULT = "result"  # a finished task's TaskResult (E6: kept only under a checkpointer)
     INTERRUPT = "interrupt"  # a task's pending Interrupts
     RESUME = "resume"  # answers given so far: {interrupt id: value}
+    UPDATE = "update"  # a Command input's update and goto, applied to the pending step (D8)
 
 
 _seq = itertools.count()

@@ -42,6 +42,7 @@ class TaskContext:
     sink: Sink | None = None
     modes: frozenset[StreamMode] = frozenset()
     asked: int = 0  # interrupt() calls so far in this task
+    run_id: str = ""  # one id per invoke/stream call (per-run counters: F8/F9 run limits)
 
     def emit(self, mode: str | StreamMode, payload: Any) -> None:
         mode = StreamMode(mode)
@@ -54,7 +55,7 @@ class TaskContext:
 
     def interrupt(self, value: Any, response_schema: Any = None) -> Any:
         index, self.asked = self.asked, self.asked + 1
-        iid = stable_id(self.task_id, index)
+        iid = stable_id(self.ns, self.task_id, index)
         if iid in self.resumes:
             return validate_answer(response_schema, self.resumes[iid])
         raise GraphInterrupt((Interrupt(value, iid, schema_json(response_schema)),))

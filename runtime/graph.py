@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Iterator, TypeVar
 
 from agentc.compiler import ir
-from agentc.runtime.algo import ParentCommand, Task, TaskResult
+from agentc.runtime.algo import ParentCommand, Task, normalize
 from agentc.runtime.bind import BoundGraph, Env, bind_graph
 from agentc.runtime.checkpoint import Checkpoint, CheckpointSource, CheckpointStore, MemoryStore
 from agentc.runtime.errors import CheckpointerRequiredError, GraphStructureError, InvalidUpdateError
@@ -26,6 +26,7 @@ from agentc.runtime.executor import Loop, Outcome, RunSpec
 from agentc.runtime.types import Durability, Interrupt, RunConfig, StreamMode
 
 INTERRUPT_KEY = "__interrupt__"
+ALL_NODES = "*"  # interrupt_before="*": every node (as LangGraph)
 T = TypeVar("T")
 
 
@@ -91,7 +92,8 @@ class CompiledGraph:
 
     def spec(self, config: RunConfig | None, *, durability: Durability = Durability.ASYNC,
              modes: frozenset[StreamMode] = frozenset(), sink: Any = None, ns: str = "",
-             store: CheckpointStore | None = None, inline_sync: bool = False) -> RunSpec:
+             store: CheckpointStore | None = None, inline_sync: bool = False,
+             breakpoints: Breakpoints | None = None) -> RunSpec:
         config = config or RunConfig()
         store = store if store is not None else self.checkpointer
         if store is not None and config.thread_id is None and not ns:
@@ -99,9 +101,28 @@ class CompiledGraph:
                 f"graph `{self.name}` has a checkpointer, so a run needs a thread id (F10)",
                 help="pass RunConfig(thread_id=\"…\")")
         limit = config.recursion_limit if config.recursion_limit is not None else self.limit
+        before, after = self.interrupt_before, self.interrupt_after
+        if breakpoints is not None:
+            before = self._nodes_named(breakpoints.before, before, "interrupt_before")
+            after = self._nodes_named(breakpoints.after, after, "interrupt_after")
         return RunSpec(config, limit, Durability(durability), modes, sink, ns, store,
                        inline_sync, self.step_timeout, self.graph.limits.steps.span,
-                       self.interrupt_before, self.interrupt_after)
+                       before, after)
+
+    def _nodes_named(self, names: Iterable[str] | str | None, default: frozenset[str],
+                     what: str) -> frozenset[str]:
+        """D7: a run's own breakpoints replace the graph's; `"*"` means every node."""
+        if names is None:
+            return default
+        if names == ALL_NODES or (not isinstance(names, str) and ALL_NODES in names):
+            return frozenset(self.bound.nodes)
+        chosen = frozenset([names] if isinstance(names, str) else names)
+        unknown = sorted(chosen - self.bound.nodes.keys())
+        if unknown:
+            raise GraphStructureError(
+                f"{what} names `{unknown[0]}`, which is not a node of graph `{self.name}`",
+                help=f"known nodes: {', '.join(sorted(self.bound.nodes))}")
+        return chosen
 
     async def run(self, value: Any, spec: RunSpec) -> Outcome:
         try:
@@ -114,12 +135,19 @@ class CompiledGraph:
                 "running inside another graph") from pc
 
     async def ainvoke(self, value: Any, config: RunConfig | None = None, *,
-                      durability: Durability = Durability.ASYNC) -> dict[str, Any]:
-        return _result(await self.run(value, self.spec(config, durability=durability)))
+                      durability: Durability = Durability.ASYNC,
+                      interrupt_before: Iterable[str] | str | None = None,
+                      interrupt_after: Iterable[str] | str | None = None) -> dict[str, Any]:
+        spec = self.spec(config, durability=durability,
+                         breakpoints=_breakpoints(interrupt_before, interrupt_after))
+        return _result(await self.run(value, spec))
 
     async def astream(self, value: Any, config: RunConfig | None = None, *,
                       mode: StreamMode | str | Iterable[StreamMode | str] = StreamMode.VALUES,
-                      durability: Durability = Durability.ASYNC) -> AsyncIterator[Event]:
+                      durability: Durability = Durability.ASYNC,
+                      interrupt_before: Iterable[str] | str | None = None,
+                      interrupt_after: Iterable[str] | str | None = None
+                      ) -> AsyncIterator[Event]:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue()
         owner = threading.get_ident()
@@ -130,7 +158,8 @@ class CompiledGraph:
             else:
                 loop.call_soon_threadsafe(queue.put_nowait, event)
 
-        spec = self.spec(config, durability=durability, modes=_modes(mode), sink=sink)
+        spec = self.spec(config, durability=durability, modes=_modes(mode), sink=sink,
+                         breakpoints=_breakpoints(interrupt_before, interrupt_after))
         task = asyncio.ensure_future(self.run(value, spec))
         task.add_done_callback(lambda _: queue.put_nowait(_DONE))
         try:
@@ -144,15 +173,21 @@ class CompiledGraph:
     # ---- the sync adapter
 
     def invoke(self, value: Any, config: RunConfig | None = None, *,
-               durability: Durability = Durability.ASYNC) -> dict[str, Any]:
+               durability: Durability = Durability.ASYNC,
+               interrupt_before: Iterable[str] | str | None = None,
+               interrupt_after: Iterable[str] | str | None = None) -> dict[str, Any]:
         inline = _running_loop() is None
-        spec = self.spec(config, durability=durability, inline_sync=inline)
+        spec = self.spec(config, durability=durability, inline_sync=inline,
+                         breakpoints=_breakpoints(interrupt_before, interrupt_after))
         return _result(run_sync(lambda: self.run(value, spec)))
 
     def stream(self, value: Any, config: RunConfig | None = None, *,
                mode: StreamMode | str | Iterable[StreamMode | str] = StreamMode.VALUES,
-               durability: Durability = Durability.ASYNC) -> Iterator[Event]:
-        agen = self.astream(value, config, mode=mode, durability=durability)
+               durability: Durability = Durability.ASYNC,
+               interrupt_before: Iterable[str] | str | None = None,
+               interrupt_after: Iterable[str] | str | None = None) -> Iterator[Event]:
+        agen = self.astream(value, config, mode=mode, durability=durability,
+                            interrupt_before=interrupt_before, interrupt_after=interrupt_after)
         if _running_loop() is None:
             loop = _thread_loop()
             try:
@@ -166,69 +201,84 @@ class CompiledGraph:
         else:
             yield from run_sync(lambda: _collect(agen))
 
-    # ---- state (sync: the stores are synchronous)
+    def get_state(self, config: RunConfig) -> StateSnapshot | None:
+        return run_sync(lambda: self.aget_state(config))
 
-    def _store(self, config: RunConfig | None) -> tuple[CheckpointStore, str]:
+    def get_state_history(self, config: RunConfig) -> list[StateSnapshot]:
+        return run_sync(lambda: self.aget_state_history(config))
+
+    def update_state(self, config: RunConfig, values: dict[str, Any] | None,
+                     as_node: str | None = None) -> RunConfig:
+        return run_sync(lambda: self.aupdate_state(config, values, as_node))
+
+    # ---- saved state (async core; blocking stores are called off the event loop)
+
+    def _loop(self, config: RunConfig | None, durability: Durability = Durability.ASYNC) -> Loop:
         if self.checkpointer is None or config is None or config.thread_id is None:
             raise CheckpointerRequiredError(
                 "reading or changing saved state needs a checkpointer and a thread id",
                 help="compile with a checkpointer and pass RunConfig(thread_id=…)")
-        return self.checkpointer, config.thread_id
+        return Loop(self.bound, self.spec(config, durability=durability))
 
-    def _loop_at(self, config: RunConfig) -> Loop | None:
-        store, thread = self._store(config)
-        last = store.get(thread, "", config.checkpoint_id)
-        if last is None:
+    async def aget_state(self, config: RunConfig) -> StateSnapshot | None:
+        """The thread's latest state, or the checkpoint `config.checkpoint_id` names."""
+        loop = self._loop(config)
+        loaded = await loop.saver.load(config.checkpoint_id)
+        if loaded is None:
             return None
-        loop = Loop(self.bound, self.spec(config))
-        loop.restore(store.chain(thread, "", last.id), store.writes(thread, "", last.id))
-        return loop
+        loop.restore(*loaded)
+        if config.checkpoint_id is None:  # live: the finished tasks' writes show (LangGraph)
+            loop.apply_finished()
+        return _snapshot(loop, loaded[0][-1], config)
 
-    def get_state(self, config: RunConfig) -> StateSnapshot | None:
-        loop = self._loop_at(config)
-        if loop is None:
-            return None
-        store, thread = self._store(config)
-        return _snapshot(loop, store.get(thread, "", loop.parent_id), config)
-
-    def get_state_history(self, config: RunConfig) -> list[StateSnapshot]:
+    async def aget_state_history(self, config: RunConfig) -> list[StateSnapshot]:
         """Every saved state of the thread, newest first."""
-        store, thread = self._store(config)
+        saver = self._loop(config).saver
+        thread = config.thread_id
+        ckpts = await saver.io(saver.store.list, thread, "", wait=True)
         out: list[StateSnapshot] = []
         loop: Loop | None = None
-        for ckpt in store.list(thread, ""):
+        for ckpt in ckpts:
+            writes = await saver.io(saver.store.writes, thread, "", ckpt.id, wait=True)
             if loop is None or loop.parent_id != ckpt.parent_id:
-                loop = Loop(self.bound, self.spec(config))
-                chain = store.chain(thread, "", ckpt.id)
-            else:
+                loop = self._loop(config)
+                chain = await saver.io(saver.store.chain, thread, "", ckpt.id, wait=True)
+            else:  # the next checkpoint on the same branch: replay only its own deltas
                 chain = [ckpt]
                 loop.done, loop.interrupts, loop.resumes = {}, [], {}
-            loop.restore(chain, store.writes(thread, "", ckpt.id), fresh=len(chain) > 1 or
-                         ckpt.parent_id is None)
+            loop.restore(chain, writes, fresh=len(chain) > 1 or ckpt.parent_id is None)
             out.append(_snapshot(loop, ckpt, config))
         out.reverse()
         return out
 
-    def update_state(self, config: RunConfig, values: dict[str, Any] | None,
-                     as_node: str | None = None) -> RunConfig:
+    async def aupdate_state(self, config: RunConfig, values: dict[str, Any] | None,
+                            as_node: str | None = None) -> RunConfig:
         """Apply `values` as if `as_node` wrote them; the next tasks follow from that node."""
-        return run_sync(lambda: self._update_state(config, values, as_node))
-
-    async def _update_state(self, config: RunConfig, values: dict[str, Any] | None,
-                            as_node: str | None) -> RunConfig:
-        loop = self._loop_at(config)
-        if loop is None:
+        loop = self._loop(config, Durability.SYNC)
+        loaded = await loop.saver.load(config.checkpoint_id)
+        if loaded is None:
             raise CheckpointerRequiredError(f"thread `{config.thread_id}` has no saved state")
+        loop.restore(*loaded)
         node = as_node or _last_writer(loop.ran)
         if node != ir.START and node not in self.bound.nodes:
             raise GraphStructureError(f"update_state(as_node=`{node}`): no node of that name")
-        from agentc.runtime.algo import normalize
         result = normalize(node, values, loop.channels)
-        loop.s = replace(loop.s, durability=Durability.SYNC)
         await loop.commit([(node, result)], [(Task("", node, (0, node)), result)],
                           CheckpointSource.UPDATE)
-        await loop.flush()
+        await loop.saver.flush()
         return replace(config, checkpoint_id=loop.parent_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Breakpoints:
+    """A run's own `interrupt_before` / `interrupt_after` (None: the graph's)."""
+
+    before: Iterable[str] | str | None = None
+    after: Iterable[str] | str | None = None
+
+
+def _breakpoints(before: Any, after: Any) -> Breakpoints | None:
+    return None if before is None and after is None else Breakpoints(before, after)
 
 
 _DONE = object()

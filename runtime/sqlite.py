@@ -15,10 +15,9 @@ import sqlite3
 import threading
 from typing import Any
 
-from agentc.runtime.algo import PUSH, Task
+from agentc.runtime.algo import Task
 from agentc.runtime.channels import MISSING, DeltaKind
-from agentc.runtime.checkpoint import (Checkpoint, CheckpointSource, PendingWrite, WriteKind,
-                                       walk_chain)
+from agentc.runtime.checkpoint import Checkpoint, CheckpointSource, PendingWrite, WriteKind
 from agentc.runtime.serde import decode, encode
 
 _SCHEMA = """
@@ -143,7 +142,7 @@ def _decode_checkpoint(d: dict[str, Any]) -> Checkpoint:
 
 
 def _write_payload(kind: WriteKind, payload: Any) -> Any:
-    if kind is WriteKind.RESULT:
+    if kind is WriteKind.RESULT or kind is WriteKind.UPDATE:
         return {"writes": [[k, v] for k, v in payload.writes], "goto": payload.goto}
     if kind is WriteKind.RESUME:
         return list(payload.items())
@@ -152,7 +151,7 @@ def _write_payload(kind: WriteKind, payload: Any) -> Any:
 
 def _read_payload(kind: WriteKind, data: Any) -> Any:
     from agentc.runtime.algo import TaskResult
-    if kind is WriteKind.RESULT:
+    if kind is WriteKind.RESULT or kind is WriteKind.UPDATE:
         return TaskResult([(k, v) for k, v in data["writes"]], list(data["goto"]))
     if kind is WriteKind.RESUME:
         return {k: v for k, v in data}

@@ -15,7 +15,7 @@ from agentc.runtime.algo import ParentCommand
 from agentc.runtime.context import TaskContext
 from agentc.runtime.errors import BindError
 from agentc.runtime.events import CustomEvent, MessagesEvent
-from agentc.runtime.executor import ResumeMap
+from agentc.runtime.inputs import ResumeMap
 from agentc.runtime.types import Command, GraphInterrupt, RunConfig, StreamMode, factory
 
 _FORWARDED = frozenset({StreamMode.MESSAGES, StreamMode.CUSTOM})

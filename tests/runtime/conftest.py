@@ -1,14 +1,19 @@
-"""Concise builders for IR graphs in runtime tests (the compiler is written concurrently).
+"""Runtime test helpers: graphs written as `.agent` files, and IR builders for the rest.
 
-Node and router functions are registered in an in-memory module so the runtime binds
-them through `ImportRef`s exactly as it binds user code.
+Most tests run graphs from `graphs/*.agent` (compiled once per file by the real pipeline;
+node functions in `graphs/nodes.py`): `agent_graph("supersteps", "fan_reversed")`. What the
+language cannot say (private / ephemeral channels, lambdas closed over test data) is built
+as IR here: node and router functions are registered in an in-memory module so the runtime
+binds them through `ImportRef`s exactly as it binds user code.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import sys
 import types
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -124,3 +129,37 @@ def sqlite_store(tmp_path):
     store = SqliteStore(str(tmp_path / ".agentc" / "state.db"))
     yield store
     store.close()
+
+
+# ---------------------------------------------------------------- graphs written as .agent files
+
+GRAPHS = Path(__file__).parent / "graphs"
+_DECLARED = object()
+
+
+@functools.cache
+def agent_program(file: str) -> ir.Program:
+    from agentc.compiler.pipeline import compile_source
+    path = GRAPHS / f"{file}.agent"
+    result = compile_source(path.read_text(), path.name, base_dir=GRAPHS)
+    assert result.program is not None, [str(d) for d in result.diagnostics]
+    return result.program
+
+
+def agent_graph(file: str, name: str, *, checkpointer: Any = _DECLARED) -> Any:
+    """Graph `name` of `graphs/FILE.agent`, with the checkpointer the file declares (a fresh
+    store per call) unless one is given."""
+    from agentc.runtime import compile, store_for
+    program = agent_program(file)
+    if checkpointer is _DECLARED:
+        checkpointer = store_for(program.graph(name).checkpoint, str(GRAPHS))
+    return compile(program, name, checkpointer=checkpointer, base_dir=str(GRAPHS))
+
+
+@pytest.fixture
+def nodes():
+    """`graphs/nodes.py` as the runtime imports it (the same module object), reset."""
+    from agentc.runtime.bind import _file_module
+    module = _file_module(str(GRAPHS), "./nodes.py")
+    module.reset()
+    return module

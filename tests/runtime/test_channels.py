@@ -1,5 +1,6 @@
 """Channels and reducers: B3 (add_messages), A5 (input filtering), A6 (coercion),
-last-value conflicts, built-in reducers, ephemeral and empty-until-written channels."""
+last-value conflicts, built-in reducers, ephemeral and empty-until-written channels —
+mostly on graphs in `graphs/channels.agent`; B3 drives the messages channel directly."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ from agentc.runtime import EmptyInputError, InvalidUpdateError
 from agentc.stdlib.messages import (REMOVE_ALL_MESSAGES, AIMessage, HumanMessage,
                                     MessagesChannel, MissingMessageError, RemoveMessage,
                                     SystemMessage, ToolMessage, add_messages)
-from conftest import END, START, chain, chan, compiled, graph, node
+from agentc.runtime.channels import AppendChannel, DeltaKind
+from conftest import agent_graph, chain, chan, compiled, graph, node
+
+
+def _agent(name):
+    return agent_graph("channels", name)
 
 
 def _msgs_graph(*writes):
@@ -76,13 +82,15 @@ def test_B3_update_cost_is_incremental_and_views_are_snapshots():
 
 
 def test_A6_strings_pairs_and_role_dicts_become_messages():
-    g = compiled(graph(state=[chan("messages", "messages")], nodes=[node("n", lambda s: None)],
-                       edges=chain("n")))
-    out = g.invoke({"messages": ["hi", ("system", "sys"), {"role": "assistant", "content": "yo"},
-                                 {"role": "tool", "content": "r", "tool_call_id": "c"}]})
+    out = _agent("coerce").invoke({"messages": [
+        "hi", ("system", "sys"), {"role": "assistant", "content": "yo"},
+        {"role": "tool", "content": "r", "tool_call_id": "c"}]})
     assert [type(m) for m in out["messages"]] == [HumanMessage, SystemMessage, AIMessage,
                                                    ToolMessage]
 
+
+# A5 and ephemeral channels: the language has no syntax for private or ephemeral fields
+# (the agent template makes them), so these two graphs are built as IR.
 
 def test_A5_input_keeps_only_input_channels():
     seen = {}
@@ -99,28 +107,17 @@ def test_A5_none_input_with_nothing_to_resume_is_refused():
 
 
 def test_last_value_conflict_names_channel_and_writers():
-    g = compiled(graph(state=[chan("x")],
-                       nodes=[node("a", lambda s: {"x": 1}), node("b", lambda s: {"x": 2})],
-                       edges=[(START, "a"), (START, "b"), ("a", END), ("b", END)]))
     with pytest.raises(InvalidUpdateError, match=r"`x`.*`a`, `b`"):
-        g.invoke({})
+        _agent("conflict").invoke({})
 
 
 def test_reducers_append_merge_add_replace():
-    g = compiled(graph(
-        state=[chan("log", "append", []), chan("m", "merge", {}), chan("n", "add", 0),
-               chan("r", "replace")],
-        nodes=[node("a", lambda s: {"log": ["a"], "m": {"a": 1}, "n": 1, "r": "a"}),
-               node("b", lambda s: {"log": "b", "m": {"b": 2}, "n": 2, "r": "b"})],
-        edges=[(START, "a"), (START, "b"), ("a", END), ("b", END)]))
-    out = g.invoke({"log": ["start"]})
-    assert out == {"log": ["start", "a", "b"], "m": {"a": 1, "b": 2}, "n": 3, "r": "b"}
+    out = _agent("reducers").invoke({"log": ["start"]})
+    assert out == {"log": ["start", "a", "b"], "m": {"a": 1, "b": 2}, "k": 3}
 
 
 def test_channel_without_default_is_omitted_until_written():
-    g = compiled(graph(state=[chan("a"), chan("b"), chan("c", default=0)],
-                       nodes=[node("n", lambda s: {"a": 1})], edges=chain("n")))
-    assert g.invoke({}) == {"a": 1, "c": 0}
+    assert _agent("defaults").invoke({}) == {"x": 1, "c": 0}
 
 
 def test_ephemeral_channel_is_cleared_after_the_next_step():
@@ -136,15 +133,31 @@ def test_ephemeral_channel_is_cleared_after_the_next_step():
 
 
 def test_nodes_get_a_read_only_view():
-    def mutate(s):
-        s["x"] = 2
-    g = compiled(graph(state=[chan("x")], nodes=[node("n", mutate)], edges=chain("n")))
     with pytest.raises(TypeError):
-        g.invoke({"x": 1})
+        _agent("read_only").invoke({"x": 1})
 
 
 def test_write_to_unknown_channel_is_a_clear_error():
-    g = compiled(graph(state=[chan("x")], nodes=[node("n", lambda s: {"y": 1})],
-                       edges=chain("n")))
     with pytest.raises(InvalidUpdateError, match="`y`.*not a state channel"):
-        g.invoke({})
+        _agent("unknown_channel").invoke({})
+
+
+def test_append_reducer_grows_in_place_and_views_are_snapshots(nodes):
+    out = _agent("append_loop").invoke({})
+    assert out["log"] == ["0", "1", "2", "3"]
+    assert [list(v) for v in nodes.SEEN] == [[], ["0"], ["0", "1"], ["0", "1", "2"]]
+    assert len({id(v._base) for v in nodes.SEEN}) == 1  # one list, never copied
+    with pytest.raises(AttributeError):
+        nodes.SEEN[0].append("x")  # nodes read; they do not write in place
+
+
+def test_append_channel_checkpoints_only_new_items():
+    ch = AppendChannel("log", [])
+    ch.update([["a", "b"]])
+    assert ch.take_delta() == (DeltaKind.SET, ["a", "b"])  # first save: the whole value
+    ch.update([["c"], "d"])
+    assert ch.take_delta() == (DeltaKind.OPS, ["c", "d"])  # then only what was added
+    fresh = AppendChannel("log", [])
+    fresh.apply_delta((DeltaKind.SET, ["a", "b"]))
+    fresh.apply_delta((DeltaKind.OPS, ["c", "d"]))
+    assert fresh.output() == ch.output() == ["a", "b", "c", "d"]

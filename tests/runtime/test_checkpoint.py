@@ -1,8 +1,10 @@
-"""Checkpointers: F10 (threads), F11 (durability), SQLite storage, D6 (registered types
-only), linear storage with exact restore of every step, time travel."""
+"""Checkpointers: F10 (threads), F11 (durability, pending writes), SQLite storage, D6
+(registered types only), linear storage with exact restore of every step, time travel,
+the async state calls — on graphs in `graphs/checkpoint.agent`."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from dataclasses import dataclass
@@ -11,26 +13,20 @@ import pytest
 
 from agentc.runtime import (CheckpointerRequiredError, Durability, MemoryStore, RunConfig,
                             SqliteStore, UnknownStoredTypeError)
+from agentc.runtime.checkpoint import WriteKind
 from agentc.runtime.errors import SerializationError
 from agentc.runtime.serde import register_type
-from agentc.stdlib.messages import AIMessage
-from conftest import END, START, chan, cmp, compiled, field, graph, node, when
+from conftest import agent_graph
 
 T = RunConfig(thread_id="t")
 
 
-def _chat(rounds=3, checkpointer=None, steps=200):
-    """model <-> tools, each appending one message, `rounds` times."""
-    return compiled(graph(
-        state=[chan("messages", "messages"), chan("n", default=0)],
-        nodes=[node("model", lambda s: {"messages": [("ai", f"m{s['n']}")]}),
-               node("tools", lambda s: {"messages": [{"role": "tool", "content": f"t{s['n']}",
-                                                      "tool_call_id": "c"}],
-                                        "n": s["n"] + 1})],
-        edges=[(START, "model"), ("tools", "model")],
-        branches=[when("model", (cmp(field("n"), "<", rounds), "tools"), (None, END))],
-        steps=steps),
-        checkpointer=checkpointer)
+def _chat(checkpointer=None):
+    return agent_graph("checkpoint", "chat", checkpointer=checkpointer)
+
+
+def _hi(rounds=3, **extra):
+    return {"messages": ["hi"], "rounds": rounds, **extra}
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -41,63 +37,107 @@ def store(request, tmp_path):
 
 
 def test_F10_thread_id_picks_the_conversation(store):
-    g = _chat(1, store)
-    g.invoke({"messages": ["first"]}, T)
+    g = _chat(store)
+    g.invoke(_hi(1, messages=["first"]), T)
     out = g.invoke({"messages": ["second"], "n": 0}, T)
     texts = [m.text for m in out["messages"]]
     assert texts[0] == "first" and "second" in texts and len(texts) == 8
-    other = g.invoke({"messages": ["alone"]}, RunConfig(thread_id="other"))
+    other = g.invoke(_hi(1, messages=["alone"]), RunConfig(thread_id="other"))
     assert [m.text for m in other["messages"]][0] == "alone" and len(other["messages"]) == 4
 
 
 def test_F10_without_checkpointer_each_run_starts_fresh():
-    g = _chat(1)
-    g.invoke({"messages": ["first"]})
-    assert len(g.invoke({"messages": ["second"]})["messages"]) == 4
+    g = _chat()
+    g.invoke(_hi(1, messages=["first"]))
+    assert len(g.invoke(_hi(1, messages=["second"]))["messages"]) == 4
 
 
 def test_F10_checkpointer_requires_thread_id(store):
     with pytest.raises(CheckpointerRequiredError, match="thread id"):
-        _chat(1, store).invoke({"messages": ["x"]})
+        _chat(store).invoke(_hi(1))
 
 
 @pytest.mark.parametrize("durability,count", [(Durability.SYNC, 8), (Durability.ASYNC, 8),
                                               (Durability.EXIT, 1)])
 def test_F11_durability_modes(store, durability, count):
-    g = _chat(3, store)
-    out = g.invoke({"messages": ["hi"]}, T, durability=durability)
+    g = _chat(store)
+    out = g.invoke(_hi(3), T, durability=durability)
     history = g.get_state_history(T)
     assert len(history) == count  # input + 7 steps, or one save at exit
     assert history[0].values == out and history[0].next == ()
 
 
+def _watching(store, nodes):
+    """fan_watch, with task 1 told whether task 0's writes are in the store yet."""
+    g = agent_graph("checkpoint", "fan_watch", checkpointer=store)
+
+    def saved():
+        last = store.get("t", "")
+        return last is not None and any(kind is WriteKind.RESULT
+                                         for _, kind, _ in store.writes("t", "", last.id))
+    nodes.KNOBS["saved"] = saved
+    return g
+
+
+def test_F11_sync_saves_a_finished_tasks_writes_while_its_siblings_run(store, nodes):
+    g = _watching(store, nodes)
+    with pytest.raises(KeyError, match="crash"):
+        g.invoke({"items": [0, 1]}, T, durability=Durability.SYNC)
+    assert nodes.KNOBS["saw_saved"] is True  # saved before the step ended
+    out = g.invoke(None, T, durability=Durability.SYNC)
+    assert out["results"] == [0, 1] and nodes.CALLS == [0, 1, 1]  # task 0 never re-ran
+
+
+def test_F11_async_saves_finished_siblings_only_when_the_step_fails(store, nodes):
+    g = _watching(store, nodes)
+    with pytest.raises(KeyError, match="crash"):
+        g.invoke({"items": [0, 1]}, T, durability=Durability.ASYNC)
+    assert nodes.KNOBS["saw_saved"] is False  # not while the step ran (our divergence)
+    assert g.invoke(None, T)["results"] == [0, 1] and nodes.CALLS == [0, 1, 1]  # E6 kept it
+
+
 def test_every_step_restores_exactly(store):
-    g = _chat(3, store)
-    states = [e.values for e in g.stream({"messages": ["hi"]}, T, mode="values")]
+    g = _chat(store)
+    states = [e.values for e in g.stream(_hi(3), T, mode="values")]
     history = [h.values for h in reversed(g.get_state_history(T))]
     assert history == states
     for snap in g.get_state_history(T):  # each checkpoint on its own, by id
         assert g.get_state(snap.config).values == snap.values
 
 
+def test_state_calls_have_async_forms(store):
+    g = _chat(store)
+
+    async def main():
+        out = await g.ainvoke(_hi(2), T)
+        state = await g.aget_state(T)
+        history = await g.aget_state_history(T)
+        cfg = await g.aupdate_state(T, {"n": 0}, as_node="tools")
+        return out, state, history, cfg, await g.aget_state(T)
+    out, state, history, cfg, after = asyncio.run(main())
+    assert state.values == out and history[0].values == out and len(history) == 6
+    assert after.next == ("model",) and after.config.checkpoint_id == cfg.checkpoint_id
+    assert g.get_state(T) == after  # the sync forms are adapters of the same core
+
+
 def test_sqlite_stores_each_message_once(tmp_path):
     path = str(tmp_path / ".agentc" / "state.db")
     store = SqliteStore(path)
-    out = _chat(20, store).invoke({"messages": ["hi"]}, T, durability=Durability.SYNC)
+    out = _chat(store).invoke(_hi(20), T, durability=Durability.SYNC)
     store.close()
     rows = sqlite3.connect(path).execute("SELECT data FROM checkpoints").fetchall()
     text = "".join(r[0] for r in rows)
     for m in out["messages"]:
         assert text.count(m.id) == 1, m
     reopened = SqliteStore(path)
-    assert _chat(20, reopened).get_state(T).values == out  # a fresh process view restores it
+    assert _chat(reopened).get_state(T).values == out  # a fresh process view restores it
 
 
 def test_sqlite_file_grows_linearly(tmp_path):
     sizes = []
     for n in (10, 20, 40):
         store = SqliteStore(str(tmp_path / f"{n}.db"))
-        _chat(n, store).invoke({"messages": ["hi"]}, T, durability=Durability.SYNC)
+        _chat(store).invoke(_hi(n), T, durability=Durability.SYNC)
         rows = store._conn.execute("SELECT sum(length(data)) FROM checkpoints").fetchone()[0]
         sizes.append(rows)
         store.close()
@@ -106,8 +146,8 @@ def test_sqlite_file_grows_linearly(tmp_path):
 
 
 def test_time_travel_forks_from_an_old_checkpoint(store):
-    g = _chat(2, store)
-    g.invoke({"messages": ["hi"]}, T)
+    g = _chat(store)
+    g.invoke(_hi(2), T)
     old = [h for h in g.get_state_history(T) if h.step == 2][0]
     before = len(g.get_state_history(T))
     out = g.invoke(None, old.config)  # replays the rest from step 2, as a fork
@@ -123,39 +163,37 @@ class _Unregistered:
     x: int
 
 
-def test_D6_unregistered_type_is_refused_on_save(tmp_path):
-    store = SqliteStore(str(tmp_path / "s.db"))
-    g = compiled(graph(state=[chan("v")], nodes=[node("n", lambda s: {"v": _Unregistered(1)})],
-                       edges=[(START, "n"), ("n", END)]), checkpointer=store)
+def test_D6_unregistered_type_is_refused_on_save(tmp_path, nodes):
+    nodes.KNOBS["point"] = _Unregistered(1)
+    g = agent_graph("checkpoint", "value", checkpointer=SqliteStore(str(tmp_path / "s.db")))
     with pytest.raises(SerializationError, match="_Unregistered"):
         g.invoke({}, T, durability=Durability.SYNC)
 
 
-def test_D6_unknown_stored_type_is_refused_on_load(tmp_path):
-    path = str(tmp_path / "s.db")
-    store = SqliteStore(path)
-    g = compiled(graph(state=[chan("v")], nodes=[node("n", lambda s: {"v": 1})],
-                       edges=[(START, "n"), ("n", END)]), checkpointer=store)
+def test_D6_unknown_stored_type_is_refused_on_load(tmp_path, nodes):
+    nodes.KNOBS["point"] = 1
+    store = SqliteStore(str(tmp_path / "s.db"))
+    g = agent_graph("checkpoint", "value", checkpointer=store)
     g.invoke({}, T, durability=Durability.SYNC)
     # forge a row naming a type this process never registered (what a pickle-free store
     # must refuse rather than rebuild)
-    data = json.loads(store._conn.execute("SELECT data FROM checkpoints ORDER BY seq DESC").fetchone()[0])
-    data["deltas"]["v"] = ["s", {"__agentc__": "os.system", "data": "rm -rf /"}]
+    data = json.loads(store._conn.execute(
+        "SELECT data FROM checkpoints ORDER BY seq DESC").fetchone()[0])
+    data["deltas"]["p"] = ["s", {"__agentc__": "os.system", "data": "rm -rf /"}]
     store._conn.execute("UPDATE checkpoints SET data=? WHERE id=?", (json.dumps(data), data["id"]))
     with pytest.raises(UnknownStoredTypeError, match="os.system"):
         g.get_state(T)
 
 
-def test_registered_dataclass_round_trips(tmp_path):
+def test_registered_dataclass_round_trips(tmp_path, nodes):
     @dataclass
     class Point:
         x: int
         y: int
     register_type(Point, "test.Point")
+    nodes.KNOBS["point"] = Point(1, 2)
     store = SqliteStore(str(tmp_path / "s.db"))
-    g = compiled(graph(state=[chan("p"), chan("messages", "messages")],
-                       nodes=[node("n", lambda s: {"p": Point(1, 2),
-                                                   "messages": AIMessage(content="x")})],
-                       edges=[(START, "n"), ("n", END)]), checkpointer=store)
+    g = agent_graph("checkpoint", "value", checkpointer=store)
     out = g.invoke({}, T, durability=Durability.SYNC)
-    assert SqliteStore(store.path) and g.get_state(T).values == out
+    fresh = agent_graph("checkpoint", "value", checkpointer=SqliteStore(store.path))
+    assert fresh.get_state(T).values == out and out["p"] == Point(1, 2)

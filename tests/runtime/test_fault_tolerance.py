@@ -1,89 +1,164 @@
 """F11 fault tolerance: a run under SQLite with durability `sync` is killed with SIGKILL in
 the middle of a step; a second process resumes the thread. Every completed step is kept,
-none runs twice, and the result equals an uninterrupted run's."""
+no task that finished runs twice — a lone step's task, or a parallel step's finished
+sibling — and the result equals an uninterrupted run's."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
+
+GRAPH = '''
+use "./nodes.py" as nodes
+
+graph loop {
+  state {
+    n: int = 0
+    messages: messages
+  }
+  node work = python(nodes.work)
+  edge START -> work
+  edge work -> work when nodes.more
+  edge work -> END otherwise
+  limits { steps: 100 }
+  checkpoint sqlite(".agentc/state.db")
+}
+
+graph fan {
+  state { done: list[int] = [] reduce append }
+  node plan = python(nodes.noop)
+  node part = python(nodes.part)
+  edge START -> plan
+  route plan by nodes.two_parts { none -> END }
+  edge part -> END
+  checkpoint sqlite(".agentc/state.db")
+}
+'''
 
 NODES = textwrap.dedent('''
     import os, time
+    from agentc.runtime import Send
     HERE = os.path.dirname(__file__)
+
+    def effect(text):
+        with open(os.path.join(HERE, "effects.txt"), "a") as f:
+            f.write(f"{text}\\n")    # a side effect per executed task
+
+    def block_here():
+        open(os.path.join(HERE, "reached"), "w").close()
+        while True:               # the parent kills us here, mid-step
+            time.sleep(0.05)
 
     def work(state):
         n = state["n"]
         if n == 4 and os.path.exists(os.path.join(HERE, "block")):
-            open(os.path.join(HERE, "reached"), "w").close()
-            while True:           # the parent kills us here, mid-step
-                time.sleep(0.05)
-        with open(os.path.join(HERE, "effects.txt"), "a") as f:
-            f.write(f"{n}\\n")    # a side effect per executed step
+            block_here()
+        effect(n)
         return {"n": n + 1, "messages": [{"role": "ai", "content": f"step {n}", "id": f"m{n}"}]}
 
     def more(state):
         return state["n"] < 8
+
+    def noop(state):
+        return None
+
+    def two_parts(state):
+        return [Send("part", 0), Send("part", 1)]
+
+    def part(i):
+        if i == 1:
+            time.sleep(0.2)       # part 0 finishes (and is saved) first
+            if os.path.exists(os.path.join(HERE, "block")):
+                block_here()
+        effect(f"part{i}")
+        return {"done": [i]}
 ''')
 
 DRIVER = textwrap.dedent('''
     import json, sys
-    from agentc.compiler import ir
-    from agentc.runtime import compile, RunConfig, Durability, SqliteStore
-    span = ir.SourceSpan(file="t.agent", line=1, col=1, end_line=1, end_col=1, offset=0, end_offset=0)
-    ref = lambda a: ir.ImportRef(module="./nodes.py", attr=a, is_file=True)
-    g = ir.Graph(name="g", kind="graph", span=span,
-        state=[ir.ChannelSpec(name="n", type=ir.TypeSpec(display="int", json_schema={}), default=0,
-                              has_default=True, span=span),
-               ir.ChannelSpec(name="messages", type=ir.TypeSpec(display="messages", json_schema={}),
-                              reducer=ir.ImportRef(module="agentc.stdlib.messages", attr="add_messages"),
-                              span=span)],
-        nodes=[ir.NodeSpec(name="work", kind="python", impl=ref("work"), span=span)],
-        edges=[ir.EdgeSpec(source="__start__", target="work", span=span)],
-        branches=[ir.BranchSpec(source="work", kind="when", span=span, cases=[
-            ir.BranchCase(condition=ir.PredicateCond(ref=ref("more")), target="work", span=span),
-            ir.BranchCase(condition=None, target="__end__", span=span)])],
-        limits=ir.Limits(steps=ir.Bound(value=100)), checkpoint=ir.CheckpointSpec(kind="sqlite"))
-    prog = ir.Program(source=ir.SourceRef(file="t.agent", sha256="0"), graphs=[g])
-    graph = compile(prog, "g", checkpointer=SqliteStore(sys.argv[1]), base_dir=sys.argv[2])
-    value = None if sys.argv[3] == "resume" else {"messages": [{"role": "human", "content": "go", "id": "h"}]}
-    out = graph.invoke(value, RunConfig(thread_id=sys.argv[4]), durability=Durability.SYNC)
-    print(json.dumps({"n": out["n"], "messages": [[m.id, m.text] for m in out["messages"]]}))
+    from agentc.api import load_agent
+    from agentc.runtime import RunConfig, Durability
+    graph_name, mode, thread = sys.argv[1], sys.argv[2], sys.argv[3]
+    graph = load_agent(sys.argv[4], graph_name)
+    start = {"loop": {"messages": [{"role": "human", "content": "go", "id": "h"}]},
+             "fan": {}}[graph_name]
+    out = graph.invoke(None if mode == "resume" else start, RunConfig(thread_id=thread),
+                       durability=Durability.SYNC)
+    print(json.dumps({k: ([[m.id, m.text] for m in v] if k == "messages" else v)
+                      for k, v in out.items()}))
 ''')
 
 
-def _run(tmp, *args):
-    proc = subprocess.run([sys.executable, str(tmp / "driver.py"), *args], capture_output=True,
-                          text=True, timeout=60)
+def _setup(tmp: Path) -> None:
+    (tmp / "graph.agent").write_text(GRAPH)
+    (tmp / "nodes.py").write_text(NODES)
+    (tmp / "driver.py").write_text(DRIVER)
+
+
+def _cmd(tmp: Path, graph: str, mode: str, thread: str) -> list[str]:
+    return [sys.executable, str(tmp / "driver.py"), graph, mode, thread, str(tmp / "graph.agent")]
+
+
+def _run(tmp: Path, *args: str) -> dict:
+    proc = subprocess.run(_cmd(tmp, *args), capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
 
-def test_F11_kill_and_resume(tmp_path):
-    (tmp_path / "nodes.py").write_text(NODES)
-    (tmp_path / "driver.py").write_text(DRIVER)
-    db = str(tmp_path / ".agentc" / "state.db")
-    (tmp_path / "block").touch()
-    proc = subprocess.Popen([sys.executable, str(tmp_path / "driver.py"), db, str(tmp_path),
-                             "start", "t1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def _kill_when(tmp: Path, proc: subprocess.Popen, ready) -> None:
     deadline = time.monotonic() + 30
-    while not (tmp_path / "reached").exists():
+    while not ready():
         assert proc.poll() is None, proc.stderr.read().decode()
         assert time.monotonic() < deadline
         time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    assert (tmp_path / "effects.txt").read_text().split() == ["0", "1", "2", "3"]
+
+
+def _effects(tmp: Path) -> list[str]:
+    return (tmp / "effects.txt").read_text().split()
+
+
+def test_F11_kill_and_resume(tmp_path):
+    _setup(tmp_path)
+    (tmp_path / "block").touch()
+    proc = subprocess.Popen(_cmd(tmp_path, "loop", "start", "t1"), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    _kill_when(tmp_path, proc, (tmp_path / "reached").exists)
+    assert _effects(tmp_path) == ["0", "1", "2", "3"]
 
     (tmp_path / "block").unlink()
-    resumed = _run(tmp_path, db, str(tmp_path), "resume", "t1")
-    effects = (tmp_path / "effects.txt").read_text().split()
-    assert effects == [str(i) for i in range(8)]  # each step ran exactly once
+    resumed = _run(tmp_path, "loop", "resume", "t1")
+    assert _effects(tmp_path) == [str(i) for i in range(8)]  # each step ran exactly once
 
     (tmp_path / "effects.txt").unlink()
-    fresh = _run(tmp_path, db, str(tmp_path), "start", "t2")
+    fresh = _run(tmp_path, "loop", "start", "t2")
     assert resumed == fresh and resumed["n"] == 8
+
+
+def test_F11_kill_mid_parallel_step_keeps_the_finished_sibling(tmp_path):
+    _setup(tmp_path)
+    (tmp_path / "block").touch()
+    db = tmp_path / ".agentc" / "state.db"
+
+    def sibling_saved() -> bool:
+        if not (tmp_path / "reached").exists():
+            return False
+        with sqlite3.connect(db) as conn:
+            return conn.execute("SELECT count(*) FROM writes WHERE kind='result'").fetchone()[0] > 0
+    proc = subprocess.Popen(_cmd(tmp_path, "fan", "start", "f1"), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    _kill_when(tmp_path, proc, sibling_saved)
+    assert _effects(tmp_path) == ["part0"]
+
+    (tmp_path / "block").unlink()
+    resumed = _run(tmp_path, "fan", "resume", "f1")
+    assert _effects(tmp_path) == ["part0", "part1"]  # part 0 did not run again
+    assert resumed == {"done": [0, 1]}

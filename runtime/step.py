@@ -1,0 +1,223 @@
+"""Running one superstep's tasks: concurrency, the first-failure rule, timeouts, retries.
+
+Input: the step's tasks (in task-path order), the state view they read, the answers known
+for pending interrupts. Output: a `StepOutcome` — each finished task's `TaskResult`, the
+interrupts raised, the first failure. Async nodes run as asyncio tasks; sync nodes in the
+loop's thread pool, except a lone task that runs inline when the sync API drives a private
+loop, or when its node has proven cheap (see `SyncCost`). The first failure aborts the step:
+tasks in flight are cancelled (E6). No retry unless the node has a policy (E7).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Mapping
+
+from agentc.compiler import ir
+from agentc.runtime.algo import ParentCommand, Task, TaskResult, normalize
+from agentc.runtime.bind import BoundGraph, BoundNode, SyncCost
+from agentc.runtime.channels import MISSING
+from agentc.runtime.context import _CURRENT, TaskContext
+from agentc.runtime.errors import AgentcRuntimeError, StepTimeoutError
+from agentc.runtime.events import DebugKind
+from agentc.runtime.types import GraphInterrupt, Interrupt
+
+# ---------------------------------------------------------------- retry (E7)
+
+_NO_RETRY = (ValueError, TypeError, ArithmeticError, ImportError, LookupError, NameError,
+             SyntaxError, RuntimeError, ReferenceError, StopIteration, StopAsyncIteration,
+             OSError, AgentcRuntimeError)
+
+
+def _retryable(exc: BaseException) -> bool:
+    """LangGraph's default_retry_on: connection errors and 5xx yes, programming errors no."""
+    if isinstance(exc, ConnectionError):
+        return True
+    status = getattr(getattr(exc, "response", None), "status_code", None)
+    if isinstance(status, int):
+        return status >= 500
+    return not isinstance(exc, _NO_RETRY)
+
+
+def retry_delay(policy: ir.RetryPolicy | None, attempt: int, exc: BaseException) -> float | None:
+    """Seconds to wait before another attempt, or None to raise (E7: none without a policy)."""
+    if policy is None or attempt >= policy.max_attempts:
+        return None
+    if policy.retry_on:
+        if not any(c.__name__ in policy.retry_on for c in type(exc).__mro__):
+            return None
+    elif not _retryable(exc):
+        return None
+    interval = min(policy.max_interval,
+                   policy.initial_interval * policy.backoff_factor ** (attempt - 1))
+    return interval + (random.uniform(0, 1) if policy.jitter else 0.0)
+
+
+# ---------------------------------------------------------------- calling a sync node
+
+def call_sync(fn: Callable[..., Any], args: tuple[Any, ...], ctx: TaskContext,
+               cost: SyncCost | None = None) -> Any:
+    token = _CURRENT.set(ctx)
+    t0 = time.perf_counter_ns()
+    try:
+        return fn(*args)
+    finally:
+        if cost is not None:
+            cost.observe(time.perf_counter_ns() - t0)
+        _CURRENT.reset(token)
+
+
+# ---------------------------------------------------------------- one step
+
+@dataclass(slots=True)
+class StepOutcome:
+    results: dict[str, TaskResult]  # task id → result of each task that finished
+    asked: list[Interrupt] = field(default_factory=list)
+    stopped: bool = False  # a task raised GraphInterrupt
+    failure: BaseException | None = None
+
+
+OnFinished = Callable[[str, TaskResult], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class StepEnv:
+    """What every task of a run shares (built once per run)."""
+
+    bound: BoundGraph
+    spec: Any  # executor.RunSpec
+    run_id: str
+    channels: Mapping[str, Any]
+    debug: Callable[[DebugKind, Any, int], None] | None  # None: no debug stream
+
+
+class StepRunner:
+    """Runs the tasks of one step at a time for one run."""
+
+    __slots__ = ("env",)
+
+    def __init__(self, env: StepEnv) -> None:
+        self.env = env
+
+    async def run(self, todo: list[Task], step: int, view: Mapping[str, Any],
+                  resumes: dict[str, Any], on_finished: OnFinished | None) -> StepOutcome:
+        """Run `todo`; `on_finished` hears each task that finishes while siblings run."""
+        out = StepOutcome({})
+        if self.env.debug is not None:
+            self.env.debug(DebugKind.TASK, [{"id": t.id, "node": t.node} for t in todo], step)
+        if len(todo) != 1 or self.env.spec.step_timeout is not None:
+            await self._many(todo, step, view, resumes, out, on_finished)
+            return out
+        try:  # a lone task: awaited here, no asyncio task of its own
+            out.results[todo[0].id] = await self.run_task(todo[0], view, step, resumes, True)
+        except GraphInterrupt as gi:
+            out.stopped = True
+            out.asked.extend(gi.interrupts)
+        except Exception as exc:  # noqa: BLE001 - the loop re-raises it
+            out.failure = exc
+        return out
+
+    async def _many(self, todo: list[Task], step: int, view: Mapping[str, Any],
+                    resumes: dict[str, Any], out: StepOutcome,
+                    on_finished: OnFinished | None) -> None:
+        """Run tasks concurrently; stop at the first failure (E6) or the step timeout (F2)."""
+        futs = {asyncio.ensure_future(self.run_task(t, view, step, resumes, False)): t
+                for t in todo}
+        pending = set(futs)
+        timeout = self.env.spec.step_timeout
+        deadline = None if timeout is None else time.monotonic() + timeout
+        # F11 sync hears each task as it finishes; otherwise wake only for a failure
+        until = asyncio.FIRST_COMPLETED if on_finished else asyncio.FIRST_EXCEPTION
+        try:
+            while pending and out.failure is None:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                done, pending = await asyncio.wait(pending, timeout=left, return_when=until)
+                if not done:
+                    out.failure = StepTimeoutError(
+                        f"step {step} ran longer than {timeout}s (still running: "
+                        f"{', '.join(sorted({futs[f].node for f in pending}))})")
+                    return
+                await self._collect(sorted(done, key=lambda f: futs[f].path), futs, out,
+                                    on_finished if pending else None)
+        finally:
+            for fut in pending:  # E6: tasks in flight are cancelled
+                fut.cancel()
+            if pending:
+                await asyncio.wait(pending)
+
+    @staticmethod
+    async def _collect(done: list[asyncio.Future[Any]], futs: dict[Any, Task],
+                       out: StepOutcome, on_finished: OnFinished | None) -> None:
+        for fut in done:
+            exc = fut.exception()
+            if exc is None:
+                tid = futs[fut].id
+                out.results[tid] = fut.result()
+                if on_finished is not None and out.failure is None:
+                    await on_finished(tid, out.results[tid])
+            elif isinstance(exc, GraphInterrupt):
+                out.stopped = True
+                out.asked.extend(exc.interrupts)
+            elif out.failure is None:
+                out.failure = exc
+
+    async def run_task(self, task: Task, view: Mapping[str, Any], step: int,
+                       resumes: dict[str, Any], lone: bool) -> TaskResult:
+        env = self.env
+        node = env.bound.nodes[task.node]
+        s = env.spec
+        ctx = TaskContext(step, task.node, s.config, task.id, s.ns, s.store, resumes, s.sink,
+                          s.modes, run_id=env.run_id)
+        state = view if task.arg is MISSING else task.arg
+        attempt = 0
+        while True:
+            attempt += 1
+            ctx.asked = 0
+            try:
+                result = normalize(task.node, await self.call(node, state, ctx, lone),
+                                   env.channels)
+            except (GraphInterrupt, ParentCommand, AgentcRuntimeError):
+                raise
+            except Exception as exc:
+                delay = retry_delay(node.retry, attempt, exc)
+                if delay is None:
+                    raise
+                await asyncio.sleep(delay)
+                continue
+            if env.debug is not None:
+                env.debug(DebugKind.TASK_RESULT, {"id": task.id, "node": task.node,
+                                                  "writes": dict(result.writes)}, step)
+            return result
+
+    async def call(self, node: BoundNode, state: Any, ctx: TaskContext, lone: bool) -> Any:
+        c = node.callee
+        args = (state, ctx) if c.wants_ctx else (state,)
+        if c.is_async:
+            token = _CURRENT.set(ctx)
+            try:
+                if node.timeout_s is None:
+                    return await c.fn(*args)
+                return await _timed(node, c.fn(*args))
+            finally:
+                _CURRENT.reset(token)
+        if lone and node.timeout_s is None and (self.env.spec.inline_sync or node.cost.cheap):
+            out = call_sync(c.fn, args, ctx, node.cost)
+        else:
+            loop = asyncio.get_running_loop()
+            out = await _timed(node, loop.run_in_executor(None, call_sync, c.fn, args, ctx,
+                                                          node.cost))
+        return await out if inspect.isawaitable(out) else out
+
+
+async def _timed(node: BoundNode, aw: Any) -> Any:
+    if node.timeout_s is None:
+        return await aw
+    try:
+        return await asyncio.wait_for(aw, node.timeout_s)
+    except TimeoutError as exc:
+        raise StepTimeoutError(f"node `{node.name}` ran longer than its {node.timeout_s}s "
+                               "timeout", span=node.spec.span) from exc
