@@ -445,27 +445,37 @@ def _middleware_parts(graph: ir.Graph, row: SeatRow, mw: ir.MiddlewareSpec) -> l
     holder = row.taken_holder or row.holder
     if not mw.impl.module.startswith(STDLIB_PREFIX) and holder is Holder.CODE:
         holder = Holder.EXTERNAL  # the integrator's own Python, outside agentc (as C7, I1)
-    source = f"middleware `{mw.name}`"
+    if mw.origin is ir.MiddlewareOrigin.LIMITS:  # budgets written in `limits` (lowered to this middleware)
+        source, span = "`limits` (budgets)", _first_span(mw) or mw.span
+    else:
+        source, span = f"middleware `{mw.name}`", mw.span
     if row.split is not None and isinstance(mw.config.get(row.split.config), dict):
         return _split_parts(graph, row.split, mw, source)
     answer = f"taken over by `{mw.name}`" + (f" ({mw.declared})" if mw.declared != mw.name
                                              else "") + _config_text(mw.config)
-    return [Part(holder, answer, Origin.MIDDLEWARE, source, mw.span)]
+    return [Part(holder, answer, Origin.MIDDLEWARE, source, span)]
+
+
+def _first_span(mw: ir.MiddlewareSpec) -> ir.SourceSpan | None:
+    return next(iter(mw.config_spans.values()), None)
 
 
 def _split_parts(graph: ir.Graph, split: Split, mw: ir.MiddlewareSpec,
                  source: str) -> list[Part]:
+    """D9: one part per gated tool, at its own key (`delete_file: true` at 12:5), then
+    the tools waved through, at the setting (`interrupt_on`)."""
     setting = mw.config[split.config]
     gated = [name for name, value in setting.items() if value not in (False, None)]
     rest = [t.name for t in _local_tools(graph) if t.name not in gated]
-    parts = []
-    if gated:
-        parts.append(Part(split.holder, f"{split.answer}: {_ticks(gated)}", Origin.MIDDLEWARE,
-                          f"`{split.config}` of {source}", mw.span))
+    spans = mw.config_spans
+    parts = [Part(split.holder, f"{split.answer}: {_ticks([name])}", Origin.MIDDLEWARE,
+                  f"`{name}` in `{split.config}` of {source}",
+                  spans.get(f"{split.config}.{name}") or mw.span) for name in gated]
     if rest or not gated:
         who = _ticks(rest) if rest else "every tool"
         parts.append(Part(split.rest_holder, f"{split.rest_answer}: {who}", Origin.MIDDLEWARE,
-                          f"`{split.config}` of {source}", mw.span))
+                          f"`{split.config}` of {source}",
+                          spans.get(split.config) or mw.span))
     return parts
 
 

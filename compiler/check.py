@@ -35,7 +35,7 @@ MISSING_PARAM = register_code("missing-param", "a required parameter is not give
 BAD_INTERRUPT = register_code("bad-interrupt", "an `interrupt` is neither `before` nor `after`")
 
 REDUCERS = ("append", "merge", "add", "replace", "add_messages")
-LIMITS = {"steps": "int", "step_timeout": "duration", "run_timeout": "duration"}
+LIMITS = {"steps": "int", "step_timeout": "duration"}  # wall-clock per run: the `time` budget
 CHECKPOINT_WORDS = ("memory", "none")
 CHECKPOINT_CALLS = ("sqlite", "postgres")
 
@@ -131,13 +131,23 @@ def check_reducer(f: ast.FieldDecl, ty, allowed: bool) -> Iterator[Diagnostic]:
 
 # ---------------------------------------------------------------- limits, checkpoint, interrupts
 
-def check_limits(stmt: ast.LimitsStmt) -> Iterator[Diagnostic]:
+def check_limits(stmt: ast.LimitsStmt, *, budgets: bool = False) -> Iterator[Diagnostic]:
+    """Limit values (F1, F2); with `budgets` (an agent block) also tokens / cost / time."""
+    from .budgets import BUDGET_KEYS, budget_entries, check_budget, check_budget_set
+    known = (*LIMITS, *BUDGET_KEYS) if budgets else tuple(LIMITS)
     for entry in stmt.entries.entries:
         key, value = entry.key.text, entry.value
         kind = LIMITS.get(key)
-        if kind is None:
+        if kind is None and budgets and key in BUDGET_KEYS:
+            yield from check_budget(entry)
+        elif kind is None and key in BUDGET_KEYS:
+            yield error(UNKNOWN_LIMIT, f"`{key}` is a budget; graph blocks have none",
+                        entry.key.span, "budgets apply to agent blocks",
+                        notes=("a budget is checked before each model call of an agent",),
+                        help="move the budget to an `agent` block, or remove it")
+        elif kind is None:
             yield error(UNKNOWN_LIMIT, f"unknown limit `{key}`", entry.key.span,
-                        "not a limit", help=did_you_mean(key, LIMITS))
+                        "not a limit", help=did_you_mean(key, known))
         elif kind == "int":
             if not isinstance(value, ast.IntLit):
                 yield error(TYPE_MISMATCH, f"expected an integer, found {describe(value)}",
@@ -148,6 +158,8 @@ def check_limits(stmt: ast.LimitsStmt) -> Iterator[Diagnostic]:
                             notes=("F1: the run stops after this many supersteps",))
         else:
             yield from _check_duration(key, value)
+    if budgets:
+        yield from check_budget_set(budget_entries(stmt))
 
 
 def _check_duration(key: str, value: ast.Expr) -> Iterator[Diagnostic]:

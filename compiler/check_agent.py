@@ -14,10 +14,12 @@ from typing import Iterator
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, Label, error, register_code
 from . import ir
-from .check import (UNKNOWN_PARAM, check_checkpoint, check_config, check_fields,
+from .check import (MISSING_PARAM, UNKNOWN_PARAM, check_checkpoint, check_config, check_fields,
                     check_interrupt_checkpointer, check_interrupt_words, check_limits,
                     duplicate_stmts, has_checkpointer)
 from .context import Ctx, prelude_decls
+from .budgets import AMOUNTS, MIDDLEWARE_NAME as BUDGETS_NAME, asks, budget_entries
+from .decls import instance_name
 from .models import resolve_model
 from .pyscan import ClassKind
 from .resolve import MISSING, GraphTarget, PyTarget, declaration, graph_ref, python_ref
@@ -70,6 +72,29 @@ def check_agent(ctx: Ctx, agent: ast.AgentDecl) -> Iterator[Diagnostic]:
         yield from check_middleware(ctx, stmt, body, tools)
     yield from check_duplicate_tools(tools)
     yield from check_interrupt_checkpointer(body)
+    yield from check_limit_budgets(ctx, body)
+
+
+def check_limit_budgets(ctx: Ctx, body: tuple) -> Iterator[Diagnostic]:
+    """Budgets in `limits` become the `budgets` middleware: not twice, and `ask` pauses."""
+    limits = next((s for s in body if isinstance(s, ast.LimitsStmt)), None)
+    entries = budget_entries(limits)
+    if not any(e.key.text in AMOUNTS for e in entries):
+        return
+    mws = next((s for s in body if isinstance(s, ast.MiddlewareStmt)), None)
+    for item in (mws.items if mws else ()):
+        if middleware_name(ctx, item) == BUDGETS_NAME:
+            yield error(DUPLICATE_MIDDLEWARE, "budgets are set twice", item.name.span,
+                        "a `budgets` middleware here",
+                        secondary=(Label(entries[0].span, "and budgets in `limits` here"),),
+                        notes=("budgets in `limits` stand for the `budgets` middleware",),
+                        help="keep one: the `limits` keys or the middleware entry")
+    ask = asks(entries)
+    if ask is not None and not has_checkpointer(body):
+        yield error(REVIEW_NO_CHECKPOINT, "`on_budget: \"ask\"` needs a checkpointer",
+                    ask.value.span, "asks a person, but nothing saves the paused run",
+                    notes=("a spent budget interrupts the run; resuming reads the checkpoint",),
+                    help="add `checkpoint memory` or `checkpoint sqlite(\"…\")` to the agent")
 
 
 def _stmt_word(stmt) -> str:
@@ -94,7 +119,7 @@ def _check_stmt(ctx: Ctx, stmt, tools: list) -> Iterator[Diagnostic]:
     elif isinstance(stmt, ast.StateStmt):
         yield from check_fields(ctx, stmt.fields, allow_reducers=True, reserved=AGENT_CHANNELS)
     elif isinstance(stmt, ast.LimitsStmt):
-        yield from check_limits(stmt)
+        yield from check_limits(stmt, budgets=True)
     elif isinstance(stmt, ast.CheckpointStmt):
         yield from check_checkpoint(stmt)
     elif isinstance(stmt, ast.InterruptStmt):
@@ -256,22 +281,49 @@ def check_middleware(ctx: Ctx, stmt: ast.MiddlewareStmt, body: tuple,
                      tools: list[ToolName]) -> Iterator[Diagnostic]:
     seen: dict[str, ast.MiddlewareItem] = {}
     for item in stmt.items:
-        name = item.name.parts[-1].text
+        name = middleware_name(ctx, item)
         if name in seen:
             yield error(DUPLICATE_MIDDLEWARE, f"middleware `{name}` is listed twice",
                         item.name.span, "listed again here",
                         secondary=(Label(seen[name].name.span, "first listed here"),),
                         notes=("create_agent refuses two middleware with one name",),
-                        help="merge their settings into one entry")
+                        help=_duplicate_help(ctx, item))
         seen.setdefault(name, item)
         yield from _check_mw_item(ctx, item, body, tools)
+
+
+def _declared_info(ctx: Ctx, item: ast.MiddlewareItem):
+    if len(item.name.parts) == 2 and item.name.parts[0].text in ctx.unit.python:
+        return None
+    sym = declaration(ctx.unit, item.name, SymbolKind.MIDDLEWARE)
+    return ctx.decl_info(sym) if sym is not None else None
+
+
+def middleware_name(ctx: Ctx, item: ast.MiddlewareItem) -> str:
+    """The instance name the lowering gives `item` (`pii[email]`; see decls.instance_name)."""
+    base = item.name.parts[-1].text
+    info = _declared_info(ctx, item)
+    if info is None or info.instance_key is None:
+        return base
+    entry = _entry(item.config, info.instance_key)
+    value = entry.value.value if entry is not None and isinstance(entry.value,
+                                                                 ast.StringLit) else None
+    return instance_name(base, info, value)
+
+
+def _duplicate_help(ctx: Ctx, item: ast.MiddlewareItem) -> str:
+    info = _declared_info(ctx, item)
+    if info is not None and info.instance_key:
+        return (f"merge their settings, or give each a different `{info.instance_key}` "
+                "(one instance per value)")
+    return "merge their settings into one entry"
 
 
 def _check_mw_item(ctx: Ctx, item: ast.MiddlewareItem, body: tuple,
                    tools: list[ToolName]) -> Iterator[Diagnostic]:
     ref = item.name
     if len(ref.parts) == 2 and ref.parts[0].text in ctx.unit.python:
-        yield from _check_python_hook(ctx, item)
+        yield from _check_python_hook(ctx, item, tools)
         return
     sym = declaration(ctx.unit, ref, SymbolKind.MIDDLEWARE)
     if sym is None:
@@ -281,7 +333,7 @@ def _check_mw_item(ctx: Ctx, item: ast.MiddlewareItem, body: tuple,
         return
     info = ctx.decl_info(sym)
     yield from check_config(ctx, info, item.config, ref.span, ref.dotted)
-    if info.needs_checkpointer and not has_checkpointer(body):
+    if _needs_checkpointer(info, item) and not has_checkpointer(body):
         yield error(REVIEW_NO_CHECKPOINT, f"`{ref.dotted}` needs a checkpointer", ref.span,
                     "pauses the run for a person, but nothing saves it",
                     notes=("D9: a review interrupts the run; resuming reads the checkpoint",),
@@ -293,6 +345,18 @@ def _check_mw_item(ctx: Ctx, item: ast.MiddlewareItem, body: tuple,
             added = [entry.value.value]
     tools.extend(ToolName(t, ref.span, f"middleware {ref.dotted}") for t in added)
     yield from _check_interrupt_on(item, tools)
+
+
+def _needs_checkpointer(info, item: ast.MiddlewareItem) -> bool:
+    """D9: a middleware that may pause for a person (always, or with one setting's value)."""
+    if info.needs_checkpointer:
+        return True
+    for param, value in info.checkpointer_when:
+        entry = _entry(item.config, param)
+        given = entry.value if entry is not None else info.params[param].default
+        if isinstance(given, ast.StringLit) and given.value == value:
+            return True
+    return False
 
 
 def _entry(config: ast.MapLit | None, key: str) -> ast.MapEntry | None:
@@ -311,7 +375,8 @@ def _check_interrupt_on(item: ast.MiddlewareItem, tools: list[ToolName]) -> Iter
                         "no tool of that name", help=did_you_mean(e.key.text, known))
 
 
-def _check_python_hook(ctx: Ctx, item: ast.MiddlewareItem) -> Iterator[Diagnostic]:
+def _check_python_hook(ctx: Ctx, item: ast.MiddlewareItem,
+                       tools: list[ToolName]) -> Iterator[Diagnostic]:
     found = python_ref(ctx.unit, item.name)
     if found is MISSING:
         return
@@ -320,7 +385,10 @@ def _check_python_hook(ctx: Ctx, item: ast.MiddlewareItem) -> Iterator[Diagnosti
         return
     fn, cls = found.function, found.cls
     if cls is not None and cls.kind is ClassKind.MIDDLEWARE:
-        return  # config becomes constructor keywords; the class checks them itself
+        yield from check_constructor(item, cls)
+        tools.extend(ToolName(name, item.name.span, f"middleware {item.name.dotted}")
+                     for name in cls.tool_names if name in found.module.functions)
+        return
     if fn is not None and fn.hook_point is not None:
         if item.config is not None and item.config.entries:
             yield error(UNKNOWN_PARAM, f"hook `{item.name.dotted}` takes no settings",
@@ -329,3 +397,26 @@ def _check_python_hook(ctx: Ctx, item: ast.MiddlewareItem) -> Iterator[Diagnosti
     yield error(NOT_A_HOOK, f"`{item.name.dotted}` is not middleware", item.name.span,
                 "neither a decorated hook nor an AgentMiddleware subclass",
                 help="decorate it with @before_model, @after_model, @wrap_model_call …")
+
+
+def check_constructor(item: ast.MiddlewareItem, cls) -> Iterator[Diagnostic]:
+    """The settings of a Python AgentMiddleware class against its `__init__` (read
+    statically): each key a parameter, each required parameter given."""
+    params = {p.name: p for p in (cls.init_params or ())}
+    given = set()
+    for entry in (item.config.entries if item.config else ()):
+        key = entry.key.text
+        given.add(key)
+        if key not in params and not cls.init_kwargs:
+            listed = ", ".join(f"`{p}`" for p in params)
+            yield error(UNKNOWN_PARAM, f"`{cls.name}` has no parameter `{key}`",
+                        entry.key.span, "not a parameter of its `__init__`",
+                        help=did_you_mean(key, params) or (
+                            f"its parameters are {listed}" if params else
+                            f"`{cls.name}` takes no parameters"))
+    for name, p in params.items():
+        if p.required and name not in given:
+            yield error(MISSING_PARAM, f"`{cls.name}` needs `{name}`", item.name.span,
+                        f"`{name}` is not given", notes=(
+                            f"{name}: {p.annotation}" if p.annotation else name,),
+                        help=f"add `{name}: …` to its settings")

@@ -14,13 +14,14 @@ from typing import Any, Callable
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, error, register_code
 from . import ir
+from .pyscan import Visibility
 from .suggest import did_you_mean
 from .types import Ty, TypeScope, resolve_type
 
 BAD_DECLARATION = register_code("bad-declaration", "a middleware, router or template declaration is malformed")
 
 KNOWN_ATTRS = ("hooks", "jumps", "seats", "tools", "state", "labels", "needs_checkpointer",
-               "tool_name_param")
+               "tool_name_param", "instance_key")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,15 @@ class ParamInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class StateDecl:
+    """`state: { name: "type" }` or `{ name: { type: "…", visibility: "private" } }`."""
+
+    name: str
+    type: str
+    visibility: Visibility = Visibility.PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
 class DeclInfo:
     kind: str
     name: str
@@ -47,9 +57,12 @@ class DeclInfo:
     seats: tuple[str, ...] = ()
     tools: tuple[str, ...] = ()
     tool_name_param: str | None = None
-    state: tuple[tuple[str, str], ...] = ()  # channel → type text
+    instance_key: str | None = None  # the parameter that names an instance: `pii[email]`
+    state: tuple["StateDecl", ...] = ()  # private state channels, in order
     labels: tuple[str, ...] = ()
     needs_checkpointer: bool = False
+    # `needs_checkpointer: { exit_behavior: "ask" }`: only when that parameter has that value
+    checkpointer_when: tuple[tuple[str, str], ...] = ()
     decl: ast.DeclareDecl | None = None
 
 
@@ -78,6 +91,8 @@ def read_decl(decl: ast.DeclareDecl, scope: TypeScope,
                      help="write the implementation as \"package.module:Name\""))
         impl = ir.ImportRef(module="invalid", attr="invalid", span=span_ir(decl.impl.span))
     attrs = _read_attrs(decl.attrs, report)
+    if isinstance(attrs.get("needs_checkpointer"), tuple):
+        attrs["checkpointer_when"] = attrs.pop("needs_checkpointer")
     return DeclInfo(kind=decl.kind.text, name=decl.name.text, params=params, impl=impl,
                     decl=decl, **attrs)
 
@@ -149,8 +164,36 @@ def _read_state(expr: ast.Expr, report):
     if not isinstance(expr, ast.MapLit):
         report(error(BAD_DECLARATION, "expected a map of channel → type", expr.span))
         return None
-    return tuple((e.key.text, e.value.value if isinstance(e.value, ast.StringLit) else "any")
-                 for e in expr.entries)
+    return tuple(d for d in (_state_entry(e, report) for e in expr.entries) if d is not None)
+
+
+VISIBILITIES = tuple(v.value for v in Visibility)
+
+
+def _state_entry(entry: ast.MapEntry, report) -> StateDecl | None:
+    """A channel's type text, and who sees it: `public` (input and output, the default),
+    `private` (LangChain's PrivateStateAttr), `output_only` (OmitFromInput) or
+    `input_only` (OmitFromOutput)."""
+    name, value = entry.key.text, entry.value
+    if isinstance(value, ast.StringLit):
+        return StateDecl(name, value.value)
+    if not isinstance(value, ast.MapLit):
+        report(error(BAD_DECLARATION, "expected a type string or { type, visibility }",
+                     value.span, "not a channel description"))
+        return None
+    fields = {e.key.text: e.value for e in value.entries}
+    for key in fields.keys() - {"type", "visibility"}:
+        report(error(BAD_DECLARATION, f"unknown channel attribute `{key}`", value.span,
+                     "expected `type` and `visibility`"))
+    ty = fields.get("type")
+    vis = fields.get("visibility")
+    vis_text = vis.value if isinstance(vis, ast.StringLit) else "public"
+    if vis_text not in VISIBILITIES:
+        report(error(BAD_DECLARATION, f"unknown visibility `{vis_text}`", vis.span,
+                     "not a visibility", help=did_you_mean(vis_text, VISIBILITIES)))
+        return None
+    return StateDecl(name, ty.value if isinstance(ty, ast.StringLit) else "any",
+                     Visibility(vis_text))
 
 
 def _read_bool(expr: ast.Expr, report):
@@ -158,6 +201,14 @@ def _read_bool(expr: ast.Expr, report):
         return expr.value
     report(error(BAD_DECLARATION, "expected true or false", expr.span))
     return None
+
+
+def _read_checkpointer(expr: ast.Expr, report):
+    """`true`, or `{ param: "value" }`: a checkpointer is needed when param is value."""
+    if isinstance(expr, ast.MapLit):
+        return tuple((e.key.text, e.value.value) for e in expr.entries
+                     if isinstance(e.value, ast.StringLit))
+    return _read_bool(expr, report)
 
 
 def _read_str(expr: ast.Expr, report):
@@ -169,6 +220,16 @@ def _read_str(expr: ast.Expr, report):
 
 _ATTR_READERS = {
     "hooks": _read_hooks, "jumps": _read_jumps, "seats": _words, "tools": _words,
-    "state": _read_state, "labels": _words, "needs_checkpointer": _read_bool,
-    "tool_name_param": _read_str,
+    "state": _read_state, "labels": _words, "needs_checkpointer": _read_checkpointer,
+    "tool_name_param": _read_str, "instance_key": _read_str,
 }
+
+
+def instance_name(base: str, info: DeclInfo, value: object) -> str:
+    """An instance's name as LangChain derives it (`PIIMiddleware[email]`,
+    `ToolCallLimitMiddleware[search]`): the declared name, plus `[value]` when the
+    declaration's `instance_key` parameter is set to a string. So several `pii` entries
+    (one per PII type) may sit in one agent, while two alike stay `duplicate-middleware`."""
+    if info.instance_key and isinstance(value, str) and value:
+        return f"{base}[{value}]"
+    return base

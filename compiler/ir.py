@@ -8,7 +8,8 @@ every element carries the `SourceSpan` of the text that made it (the prelude's s
 into `stdlib/prelude.agent`); names are unique within a graph; declaration order is kept.
 
 Lowering conventions (compiler/lower.py): a graph block's `hook before X = python(f)` is a
-PYTHON node `f.before_X` (config `{"hook": "before", "node": "X"}`) spliced in front of X;
+PYTHON node `f.before_X` (marked `hook=GraphHook(when=before, node="X")`; its config keeps
+`{"hook": "before", "node": "X"}` for older readers) spliced in front of X;
 `hook after X` a node `f.after_X` between X and its successors; `before_model`/`after_model`
 hooks without a node apply to every model node, `before_agent`/`after_agent` sit after START
 / before END; `wrap_model_call`/`wrap_tool_call` hooks are listed in the model/tools nodes'
@@ -201,6 +202,11 @@ class JumpTarget(str, enum.Enum):
     END = "end"
 
 
+class MiddlewareOrigin(str, enum.Enum):
+    MIDDLEWARE = "middleware"  # an entry of the agent's `middleware { … }`
+    LIMITS = "limits"  # budgets written in `limits { tokens: … }` (the `budgets` middleware)
+
+
 class MiddlewareSpec(Frozen):
     """One middleware of an agent, in declaration order (first is outermost for wraps)."""
 
@@ -214,6 +220,11 @@ class MiddlewareSpec(Frozen):
     tools: list[ToolSpec] = Field(default_factory=list)
     state: list[ChannelSpec] = Field(default_factory=list)
     span: SourceSpan
+    # Where each setting was written: `interrupt_on` → its entry, `interrupt_on.delete_file`
+    # → that key's entry (one level of nested maps). Settings left at their defaults have
+    # none. Lets review tools point at `delete_file: true` rather than the middleware line.
+    config_spans: dict[str, SourceSpan] = Field(default_factory=dict)
+    origin: MiddlewareOrigin = MiddlewareOrigin.MIDDLEWARE
 
 
 # ---------------------------------------------------------------- graph structure
@@ -238,6 +249,14 @@ class RetryPolicy(Frozen):
     retry_on: list[str] = Field(default_factory=list)  # exception class names; empty = default set
 
 
+class GraphHook(Frozen):
+    """What a graph block's `hook before X = python(f)` made of a PYTHON node."""
+
+    when: InterruptWhen  # before / after (the same two words as breakpoints)
+    node: str | None = None  # the node it wraps; None: a hook point (before_model …)
+    point: HookPoint | None = None
+
+
 class NodeSpec(Frozen):
     name: str
     kind: NodeKind
@@ -246,6 +265,7 @@ class NodeSpec(Frozen):
     retry: RetryPolicy | None = None
     timeout_s: float | None = None
     span: SourceSpan
+    hook: GraphHook | None = None  # set on a graph block's hook nodes (explicit, not config)
 
 
 class EdgeSpec(Frozen):

@@ -26,11 +26,12 @@ from dataclasses import dataclass, field
 from ..dsl import ast
 from . import ir
 from .context import Ctx, prelude_decls, python_import
-from .decls import span_ir
+from .budgets import budget_middleware
+from .decls import instance_name, span_ir
 from .lower_graph import lower_graph
 from .lower_parts import (channel, checkpoint_spec, interrupt_specs, limits_spec, model_spec,
                           schema_specs, tool_spec)
-from .pyscan import ClassKind
+from .pyscan import ClassKind, Visibility
 from .resolve import GraphTarget, PyTarget, declaration, graph_ref, python_ref
 from .symbols import FileUnit, SymbolKind
 from .template import AgentParts, lower_agent
@@ -101,7 +102,8 @@ def agent_parts(low: Lowering, ctx: Ctx, agent: ast.AgentDecl, name: str) -> Age
         tools=_agent_tools(low, ctx, stmts.get(ast.ToolsStmt)),
         provider_tools=_provider_tools(stmts.get(ast.ToolsStmt)),
         output=_output(low, ctx, stmts.get(ast.OutputStmt)),
-        middleware=_middleware(ctx, stmts.get(ast.MiddlewareStmt)))
+        middleware=_budgets(stmts.get(ast.LimitsStmt))
+        + _middleware(ctx, stmts.get(ast.MiddlewareStmt)))
     state = stmts.get(ast.StateStmt)
     return AgentParts(
         name=name, spec=spec, span=span_ir(agent.span),
@@ -169,6 +171,12 @@ def schema_name(low: Lowering, ctx: Ctx, ref: ast.Ref) -> str:
 
 # ---------------------------------------------------------------- middleware
 
+def _budgets(limits: ast.LimitsStmt | None) -> list[ir.MiddlewareSpec]:
+    """Budgets in `limits` lower to the prelude's `budgets` middleware, placed first."""
+    spec = budget_middleware(limits, prelude_decls()["budgets"])
+    return [spec] if spec is not None else []
+
+
 def _middleware(ctx: Ctx, stmt: ast.MiddlewareStmt | None) -> list[ir.MiddlewareSpec]:
     out = []
     for item in (stmt.items if stmt else ()):
@@ -191,18 +199,37 @@ def _declared_middleware(ctx: Ctx, item: ast.MiddlewareItem) -> ir.MiddlewareSpe
     if info.tool_name_param and isinstance(config.get(info.tool_name_param), str):
         tools = [config[info.tool_name_param]]
     span = span_ir(item.span)
+    base = item.name.parts[-1].text
+    name = instance_name(base, info, config.get(info.instance_key or ""))
     return ir.MiddlewareSpec(
-        name=item.name.parts[-1].text, declared=item.name.dotted, impl=info.impl,
+        name=name, declared=item.name.dotted, impl=info.impl,
         config=config, hooks=list(info.hooks),
         jumps={p: list(j) for p, j in info.jumps.items()}, seats=list(info.seats),
         tools=[ir.ToolSpec(name=t, description=f"added by middleware `{item.name.dotted}`",
                            parameters={"type": "object"}, span=span) for t in tools],
-        state=[_mw_channel(n, t, span) for n, t in info.state], span=span)
+        state=[_mw_channel(d.name, d.type, d.visibility, span) for d in info.state],
+        span=span, config_spans=config_spans(item.config))
 
 
-def _mw_channel(name: str, type_text: str, span: ir.SourceSpan) -> ir.ChannelSpec:
-    return ir.ChannelSpec(name=name, type=ir.TypeSpec(display=type_text, json_schema={}),
-                          span=span)
+def config_spans(config: ast.MapLit | None) -> dict[str, ir.SourceSpan]:
+    """Each written setting's span, and those of one level of keys inside a map setting
+    (`interrupt_on.delete_file`), for review tools to point at the line that decides."""
+    spans: dict[str, ir.SourceSpan] = {}
+    for entry in (config.entries if config else ()):
+        key = entry.key.text
+        spans[key] = span_ir(entry.span)
+        if isinstance(entry.value, ast.MapLit):
+            for inner in entry.value.entries:
+                spans[f"{key}.{inner.key.text}"] = span_ir(inner.span)
+    return spans
+
+
+def _mw_channel(name: str, type_text: str, visibility: Visibility,
+                span: ir.SourceSpan, schema: dict | None = None) -> ir.ChannelSpec:
+    """A middleware's own channel; its visibility decides A5 input and the run's result."""
+    return ir.ChannelSpec(name=name, type=ir.TypeSpec(display=type_text,
+                                                      json_schema=schema or {}),
+                          input=visibility.input, output=visibility.output, span=span)
 
 
 def _python_middleware(ctx: Ctx, item: ast.MiddlewareItem) -> ir.MiddlewareSpec:
@@ -216,7 +243,9 @@ def _python_middleware(ctx: Ctx, item: ast.MiddlewareItem) -> ir.MiddlewareSpec:
                   for e in (item.config.entries if item.config else ())}
         return ir.MiddlewareSpec(
             name=cls.name, declared=impl.key, impl=impl, config=config, hooks=list(cls.hooks),
-            jumps={p: [ir.JumpTarget(j) for j in js] for p, js in cls.jumps}, span=span)
+            jumps={p: [ir.JumpTarget(j) for j in js] for p, js in cls.jumps},
+            tools=class_tools(target, item.span), state=class_state(target, span), span=span,
+            config_spans=config_spans(item.config))
     fn = target.function
     point = fn.hook_point
     deco = fn.decorator(point.value)
@@ -228,3 +257,24 @@ def _python_middleware(ctx: Ctx, item: ast.MiddlewareItem) -> ir.MiddlewareSpec:
     return ir.MiddlewareSpec(
         name=name, declared=impl.key, impl=impl, hooks=hooks,
         jumps={point: [ir.JumpTarget(j) for j in jumps]} if jumps else {}, span=span)
+
+
+def class_tools(target: PyTarget, span: ast.Span) -> list[ir.ToolSpec]:
+    """An AgentMiddleware class's `tools = [f, …]`, read statically (functions of its
+    module). `ref` is None: the runtime binds the middleware object's own tools by name."""
+    out = []
+    for name in target.cls.tool_names:
+        if name in target.module.functions:
+            found = PyTarget(target.unit, target.alias, name, target.module, target.use)
+            out.append(tool_spec(found, span).model_copy(update={"ref": None}))
+    return out
+
+
+def class_state(target: PyTarget, span: ir.SourceSpan) -> list[ir.ChannelSpec]:
+    """The fields of an AgentMiddleware class's `state_schema` (a class of its module),
+    with LangChain's visibility markers (PrivateStateAttr, OmitFromInput/Output)."""
+    schema = target.module.classes.get(target.cls.state_schema or "")
+    if schema is None:
+        return []
+    return [_mw_channel(f.name, f.annotation or "any", f.visibility, span, f.schema)
+            for f in schema.fields if f.name not in AGENT_CHANNELS]

@@ -179,8 +179,11 @@ def _splice_hook(ctx: Ctx, graph: ir.Graph, hook: ast.HookDecl) -> ir.Graph:
     else:
         names = [n.name for n in graph.nodes if n.kind is ir.NodeKind.MODEL]
     before = point.startswith("before")
+    marker = ir.GraphHook(when=ir.InterruptWhen.BEFORE if before else ir.InterruptWhen.AFTER,
+                          node=hook.target.text if hook.target is not None else None,
+                          point=None if hook.target is not None else ir.HookPoint(point))
     for node in names:
-        graph = _insert(graph, node, before, target.attr, impl, span)
+        graph = _insert(graph, node, target.attr, impl, span, marker)
     return graph
 
 
@@ -192,14 +195,15 @@ def _add_wrap(graph: ir.Graph, kind: ir.NodeKind, impl: ir.ImportRef) -> ir.Grap
     return graph.model_copy(update={"nodes": nodes})
 
 
-def _insert(graph: ir.Graph, node: str, before: bool, fn: str, impl: ir.ImportRef,
-            span: ir.SourceSpan) -> ir.Graph:
+def _insert(graph: ir.Graph, node: str, fn: str, impl: ir.ImportRef, span: ir.SourceSpan,
+            marker: ir.GraphHook) -> ir.Graph:
     """Splice a hook node in front of (or behind) `node`; START/END hooks sit inside."""
+    before = marker.when is ir.InterruptWhen.BEFORE
     label = node.strip("_") if node in (ir.START, ir.END) else node
     name = f"{fn}.{'before' if before else 'after'}_{label}"
     hook = ir.NodeSpec(name=name, kind=ir.NodeKind.PYTHON, impl=impl,
-                       config={"hook": "before" if before else "after", "node": node},
-                       span=span)
+                       config={"hook": marker.when.value, "node": node}, span=span,
+                       hook=marker.model_copy(update={"node": node}))
     if (before and node != ir.START) or node == ir.END:
         edges = [e.model_copy(update={"target": name}) if e.target == node else e
                  for e in graph.edges] + [ir.EdgeSpec(source=name, target=node, span=span)]

@@ -142,13 +142,15 @@ def limits_spec(stmt: ast.LimitsStmt | None, default_steps: int) -> ir.Limits:
     timeout, extra = None, {}
     for e in (stmt.entries.entries if stmt else ()):
         value = to_json(e.value)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            continue  # `on_budget`, `prices`: settings of the budgets middleware only
         bound = ir.Bound(value=value, span=span_ir(e.span))
         if e.key.text == "steps":
             steps = bound
         elif e.key.text == "step_timeout":
             timeout = bound
         else:
-            extra[e.key.text] = bound
+            extra[e.key.text] = bound  # the budget amounts (drawn in legends)
     return ir.Limits(steps=steps, step_timeout_s=timeout, extra=extra)
 
 

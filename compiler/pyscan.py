@@ -93,12 +93,36 @@ class PyFunction:
         return ir.HookPoint(d.name) if d else None
 
 
+class Visibility(str, enum.Enum):
+    """Where a state field shows (LangChain's OmitFromSchema markers on a state_schema)."""
+
+    PUBLIC = "public"  # input and output
+    PRIVATE = "private"  # PrivateStateAttr: neither
+    OUTPUT_ONLY = "output_only"  # OmitFromInput
+    INPUT_ONLY = "input_only"  # OmitFromOutput
+
+    @property
+    def input(self) -> bool:
+        return self in (Visibility.PUBLIC, Visibility.INPUT_ONLY)
+
+    @property
+    def output(self) -> bool:
+        return self in (Visibility.PUBLIC, Visibility.OUTPUT_ONLY)
+
+
+_VISIBILITY_MARKERS = {"PrivateStateAttr": Visibility.PRIVATE,
+                       "OmitFromInput": Visibility.OUTPUT_ONLY,
+                       "OmitFromOutput": Visibility.INPUT_ONLY}
+
+
 @dataclass(frozen=True, slots=True)
 class PyField:
     name: str
     schema: dict[str, Any]
     required: bool
     default: Any = None
+    annotation: str | None = None
+    visibility: Visibility = Visibility.PUBLIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +134,11 @@ class PyClass:
     hooks: tuple[ir.HookPoint, ...]
     jumps: tuple[tuple[ir.HookPoint, tuple[str, ...]], ...]
     line: int
+    # AgentMiddleware subclasses only: what the compiler checks and lowers statically.
+    init_params: tuple[PyParam, ...] | None = None  # None: no `__init__` of its own
+    init_kwargs: bool = False  # `__init__` takes **kwargs: any setting goes
+    state_schema: str | None = None  # `state_schema = Name` (a class of this module)
+    tool_names: tuple[str, ...] = ()  # `tools = [f, g]` (class body or `self.tools` in __init__)
 
     def json_schema(self) -> dict[str, Any]:
         return object_schema(self.name, self.doc, self.fields)
@@ -144,6 +173,9 @@ def locate(target: str, base_dir: Path) -> Path | None:
     parts = target.split(".")
     if not all(p.isidentifier() for p in parts):
         return None
+    if parts[0] == "agentc":  # our own package: its folders are mapped by pyproject
+        from .paths import agentc_module_file
+        return agentc_module_file(parts)
     for root in _search_roots(base_dir):
         base = root.joinpath(*parts)
         for candidate in (base.with_suffix(".py"), base / "__init__.py"):
@@ -174,7 +206,32 @@ def scan_source(text: str, filename: str) -> PyModule:
             classes[stmt.name] = _class(stmt)
         else:
             names.update(_bound_names(stmt))
+            applied = _applied_hook(stmt, functions)
+            if applied is not None:
+                functions[applied[0]] = applied[1]
     return PyModule(filename, functions, classes, frozenset(names))
+
+
+def _applied_hook(stmt: ast.stmt, functions: dict[str, PyFunction]
+                  ) -> tuple[str, PyFunction] | None:
+    """`hook = before_model(fn)` or `before_model(can_jump_to=[…])(fn)`: a decorator applied
+    by a call, read as if `fn` carried it (the hook keeps `fn`'s name, as in LangChain)."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)):
+        return None
+    call = stmt.value
+    outer = call.func if isinstance(call.func, ast.Call) else None
+    deco_call = outer or call
+    point = _last_name(deco_call.func)
+    if point not in HOOK_DECORATORS or not call.args or not isinstance(call.args[0], ast.Name):
+        return None
+    fn = functions.get(call.args[0].id)
+    if fn is None:
+        return None
+    kwargs = tuple((k.arg, literal(k.value)) for k in deco_call.keywords if k.arg)
+    deco = Decorator(point, (), kwargs, called=True)
+    return stmt.targets[0].id, PyFunction(fn.name, fn.doc, fn.params, fn.is_async,
+                                          (deco, *fn.decorators), stmt.lineno)
 
 
 def _bound_names(stmt: ast.stmt) -> Iterable[str]:
@@ -255,9 +312,52 @@ def _class(node: ast.ClassDef) -> PyClass:
     kind = _class_kind(node)
     fields = tuple(_class_fields(node)) if kind in (ClassKind.MODEL, ClassKind.DATACLASS,
                                                      ClassKind.TYPEDDICT) else ()
-    hooks, jumps = _middleware_hooks(node) if kind is ClassKind.MIDDLEWARE else ((), ())
-    return PyClass(node.name, kind, ast.get_docstring(node, clean=True), fields, hooks, jumps,
-                   node.lineno)
+    doc = ast.get_docstring(node, clean=True)
+    if kind is not ClassKind.MIDDLEWARE:
+        return PyClass(node.name, kind, doc, fields, (), (), node.lineno)
+    hooks, jumps = _middleware_hooks(node)
+    init = next((s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and s.name == "__init__"), None)
+    return PyClass(node.name, kind, doc, fields, hooks, jumps, node.lineno,
+                   init_params=tuple(_params(init.args)) if init else None,
+                   init_kwargs=bool(init and init.args.kwarg),
+                   state_schema=_class_attr_name(node, "state_schema"),
+                   tool_names=_middleware_tool_names(node, init))
+
+
+def _class_attr_name(node: ast.ClassDef, attr: str) -> str | None:
+    """`attr = Name` (or `attr: T = Name`) in a class body: the name it is bound to."""
+    for stmt in node.body:
+        target, value = _assignment(stmt)
+        if target == attr and isinstance(value, (ast.Name, ast.Attribute)):
+            return _last_name(value)
+    return None
+
+
+def _assignment(stmt: ast.stmt) -> tuple[str | None, ast.expr | None]:
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+    elif isinstance(stmt, ast.AnnAssign):
+        target = stmt.target
+    else:
+        return None, None
+    if isinstance(target, ast.Name):
+        return target.id, stmt.value
+    if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            and target.value.id == "self"):
+        return "self." + target.attr, stmt.value
+    return None, None
+
+
+def _middleware_tool_names(node: ast.ClassDef, init: ast.FunctionDef | None) -> tuple[str, ...]:
+    """`tools = [f, g]` in the class body or `self.tools = [f, g]` in `__init__`."""
+    candidates = [("tools", s) for s in node.body] + [("self.tools", s) for s in
+                                                     (ast.walk(init) if init else ())]
+    for want, stmt in candidates:
+        target, value = _assignment(stmt) if isinstance(stmt, ast.stmt) else (None, None)
+        if target == want and isinstance(value, (ast.List, ast.Tuple)):
+            return tuple(_last_name(e) for e in value.elts if _last_name(e))
+    return ()
 
 
 def _class_kind(node: ast.ClassDef) -> ClassKind:
@@ -266,7 +366,7 @@ def _class_kind(node: ast.ClassDef) -> ClassKind:
         return ClassKind.MIDDLEWARE
     if "BaseModel" in bases:
         return ClassKind.MODEL
-    if "TypedDict" in bases:
+    if bases & {"TypedDict", "AgentState"}:  # AgentState is a TypedDict (a state_schema)
         return ClassKind.TYPEDDICT
     if any(_last_name(d) == "dataclass" for d in node.decorator_list):
         return ClassKind.DATACLASS
@@ -287,7 +387,18 @@ def _class_fields(node: ast.ClassDef) -> Iterable[PyField]:
         if default is not _MISSING:
             schema = {**schema, "default": default}
         yield PyField(stmt.target.id, schema, default is _MISSING,
-                      None if default is _MISSING else default)
+                      None if default is _MISSING else default,
+                      ast.unparse(stmt.annotation), _visibility(stmt.annotation))
+
+
+def _visibility(node: ast.expr) -> Visibility:
+    """The OmitFromSchema marker inside `NotRequired[Annotated[T, PrivateStateAttr]]`."""
+    for sub in ast.walk(node):
+        found = _VISIBILITY_MARKERS.get(_last_name(sub)) if isinstance(
+            sub, (ast.Name, ast.Attribute)) else None
+        if found is not None:
+            return found
+    return Visibility.PUBLIC
 
 
 _MISSING = object()
@@ -395,7 +506,7 @@ def _generic(name: str, items: list[ast.expr]) -> dict[str, Any]:
     if name == "Literal":
         values = [literal(i) for i in items]
         return {"enum": values}
-    if name == "Annotated":
+    if name in ("Annotated", "NotRequired", "Required", "ReadOnly"):
         return _schema(items[0])
     return {}
 

@@ -114,9 +114,9 @@ def _node(graph: ir.Graph, node: ir.NodeSpec, pauses: tuple[str, ...]) -> DNode:
     if node.kind is ir.NodeKind.HOOK:
         cluster = str(node.config.get("middleware") or node.name.rpartition(".")[0])
         label = str(node.config.get("point") or node.name.rpartition(".")[2])
-    elif node.kind is ir.NodeKind.PYTHON and "hook" in node.config:
+    elif node.kind is ir.NodeKind.PYTHON and node.hook is not None:
         # a graph's `hook before write = python(...)`, spliced in as a Python node
-        kind, label = ir.NodeKind.HOOK, f"{node.config['hook']} {node.config.get('node', '')}"
+        kind, label = ir.NodeKind.HOOK, f"{node.hook.when.value} {node.hook.node or ''}"
     return DNode(node.name, label.strip(), kind, _detail(graph, node), cluster, pauses)
 
 

@@ -33,6 +33,12 @@ _LIBRARY = {
     "LLMToolSelector": "tool_selection", "LLMToolSelectorMiddleware": "tool_selection",
     "ToolEmulator": "tool_emulator", "LLMToolEmulator": "tool_emulator",
     "Budgets": "budgets",
+    "ShellTool": "shell_tool", "ShellToolMiddleware": "shell_tool",
+    "FileSearch": "file_search", "FilesystemFileSearchMiddleware": "file_search",
+    "ModelRefusal": "model_refusal", "ModelRefusalMiddleware": "model_refusal",
+    "ModelRefusalError": "model_refusal",
+    "AgentState": "state", "OmitFromSchema": "state", "OmitFromInput": "state",
+    "OmitFromOutput": "state", "PrivateStateAttr": "state",
 }
 
 __all__ = [

@@ -57,18 +57,27 @@ class Budgets(AgentMiddleware):
         self.prices = dict(prices) if prices else None
         self.runs: dict[str, Usage] = {}
         self.threads: dict[str, Usage] = {}
+        # thread → the run usage of a run paused by "ask": its resume (a new run id) goes on
+        # from it, so the question is asked again and answered, not skipped by a reset count.
+        self.asking: dict[str, Usage] = {}
         self._info: Any = None
 
     def agentc_bind(self, info: Any) -> None:
         self._info = info
 
     def usage(self, runtime: Any) -> tuple[Usage, Usage]:
-        task = getattr(runtime, "task", None)
-        run = str(getattr(task, "run_id", "") or "")
-        thread = str(getattr(getattr(task, "config", None), "thread_id", None) or run)
+        run = str(getattr(getattr(runtime, "task", None), "run_id", "") or "")
+        thread = self._thread_key(runtime)
         if len(self.runs) > 256:
             self.runs.pop(next(iter(self.runs)))
+        if run not in self.runs and thread in self.asking:
+            self.runs[run] = self.asking.pop(thread)
         return self.runs.setdefault(run, Usage()), self.threads.setdefault(thread, Usage())
+
+    def _thread_key(self, runtime: Any) -> str:
+        task = getattr(runtime, "task", None)
+        run = str(getattr(task, "run_id", "") or "")
+        return str(getattr(getattr(task, "config", None), "thread_id", None) or run)
 
     def over(self, run: Usage, thread: Usage) -> list[str]:
         """Every exceeded limit, as text ("run tokens 1200/1000")."""
@@ -89,8 +98,10 @@ class Budgets(AgentMiddleware):
         if self.exit_behavior is ExitBehavior.ERROR:
             raise BudgetExceededError(text)
         if self.exit_behavior is ExitBehavior.ASK:
+            self.asking[self._thread_key(runtime)] = run
             answer = runtime.task.interrupt({"type": "budget", "exceeded": exceeded,
                                              "question": f"{text}. Continue?"})
+            self.asking.pop(self._thread_key(runtime), None)
             if answer in (True, "yes", "y", "continue") or (
                     isinstance(answer, Mapping) and answer.get("continue")):
                 run.waived = True

@@ -14,10 +14,11 @@ starts from zero — the same here, since each invoke has its own run id).
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Mapping
+from typing import Annotated, Any, Mapping, NotRequired
 
 from ..messages import AIMessage, ToolMessage
 from .base import AgentMiddleware, ExitBehavior, tool_call_dict
+from .state import AgentState, PrivateStateAttr
 
 RUNS_KEPT = 256  # run counters of finished runs are dropped oldest first
 
@@ -67,8 +68,15 @@ class ModelCallLimitExceededError(Exception):
         super().__init__(model_limit_message(thread_count, run_count, thread_limit, run_limit))
 
 
+class ModelCallLimitState(AgentState):
+    thread_model_call_count: NotRequired[Annotated[int, PrivateStateAttr]]
+    run_model_call_count: NotRequired[Annotated[int, PrivateStateAttr]]
+
+
 class ModelCallLimit(AgentMiddleware):
     """F8: compare the counts before each model call; count after it."""
+
+    state_schema = ModelCallLimitState  # read statically by the compiler when used from Python
 
     def __init__(self, *, thread: int | None = None, run: int | None = None,
                  exit_behavior: str = "end") -> None:
@@ -134,8 +142,15 @@ class ToolCallLimitExceededError(Exception):
                                          tool_name))
 
 
+class ToolCallLimitState(AgentState):
+    thread_tool_call_count: NotRequired[Annotated[dict[str, int], PrivateStateAttr]]
+    run_tool_call_count: NotRequired[Annotated[dict[str, int], PrivateStateAttr]]
+
+
 class ToolCallLimit(AgentMiddleware):
     """F9: after each model call, let calls through up to the limit; answer the rest."""
+
+    state_schema = ToolCallLimitState  # read statically by the compiler when used from Python
 
     def __init__(self, *, tool_name: str | None = None, thread: int | None = None,
                  run: int | None = None, exit_behavior: str = "continue") -> None:

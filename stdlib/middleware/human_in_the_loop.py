@@ -18,10 +18,11 @@ ids, a wrong count, or a decision a tool does not allow are errors (D11).
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Mapping
+from typing import Annotated, Any, Callable, Mapping, NotRequired
 
 from ..messages import AIMessage, ToolMessage
 from .base import AgentMiddleware, ToolCallRequest, tool_call_dict
+from .state import AgentState, PrivateStateAttr
 
 EDITED_KEY = "hitl_edited_tool_calls"
 DECISIONS = ("approve", "edit", "reject", "respond")
@@ -69,8 +70,14 @@ def resolve_rules(interrupt_on: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return rules
 
 
+class HumanInTheLoopState(AgentState):
+    hitl_edited_tool_calls: NotRequired[Annotated[dict[str, Any], PrivateStateAttr]]
+
+
 class HumanInTheLoop(AgentMiddleware):
     """D9–D12: gate tool calls on a person's decision."""
+
+    state_schema = HumanInTheLoopState  # read statically by the compiler when used from Python
 
     def __init__(self, interrupt_on: Mapping[str, Any], *,
                  description_prefix: str = "Tool execution requires approval",

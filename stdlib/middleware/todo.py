@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Literal, Mapping
+from typing import Annotated, Any, Literal, Mapping, NotRequired
 
 from pydantic import BaseModel
 
@@ -20,6 +20,7 @@ from ...runtime.types import Command
 from ..messages import AIMessage, SystemMessage, ToolMessage
 from ..tools import InjectedToolCallId, make_tool
 from .base import AgentMiddleware
+from .state import AgentState, OmitFromInput
 
 _TEXTS = json.loads((Path(__file__).resolve().parent.parent / "data" /
                      "todo_prompts.json").read_text(encoding="utf-8"))
@@ -49,7 +50,13 @@ def _text_blocks(message: SystemMessage) -> list[Any]:
     return [b if isinstance(b, dict) else {"type": "text", "text": b} for b in content]
 
 
+class TodoListState(AgentState):
+    todos: NotRequired[Annotated[list[dict[str, Any]], OmitFromInput]]
+
+
 class TodoList(AgentMiddleware):
+    state_schema = TodoListState  # read statically by the compiler when used from Python
+
     def __init__(self, *, system_prompt: str | None = None,
                  tool_description: str | None = None) -> None:
         self.system_prompt = system_prompt or SYSTEM_PROMPT

@@ -126,3 +126,54 @@ def test_D14_pii_matches_langchain(tmp_path):
                        middleware='pii { pii_type: "email", strategy: "hash", '
                                   'apply_to_output: true }')
     assert norm(ours_agent.invoke(ask(text))["messages"]) == theirs
+
+
+def test_D12_human_review_result_keys_match_langchain(tmp_path):
+    """Private state (hitl_edited_tool_calls is PrivateStateAttr) stays out of the result."""
+    decisions = [{"type": "edit", "edited_action": {"name": "add", "args": {"a": 9, "b": 9}}},
+                 {"type": "approve"}]
+    lc_agent = create_agent(model=lc_model([TWO, "done"]), tools=[add, multiply],
+                            middleware=[lcm.HumanInTheLoopMiddleware(
+                                interrupt_on={"add": True, "multiply": True})],
+                            checkpointer=InMemorySaver())
+    cfg = {"configurable": {"thread_id": "1"}}
+    theirs_paused = lc_agent.invoke(ask(), cfg)
+    theirs = lc_agent.invoke(LcCommand(resume={"decisions": decisions}), cfg)
+    ours_agent = agent(tmp_path, replies_=[TWO, "done"], tools="kit.add, kit.multiply",
+                       middleware="human_review { interrupt_on: { add: true, multiply: true } }",
+                       extra="checkpoint memory")
+    rc = RunConfig(thread_id="1")
+    ours_paused = ours_agent.invoke(ask(), rc)
+    ours = ours_agent.invoke(Command(resume={"decisions": decisions}), rc)
+    assert sorted(ours_paused) == sorted(theirs_paused)
+    assert sorted(ours) == sorted(theirs) == ["messages"]
+
+
+@pytest.mark.parametrize("mw_lc,mw_agentc", [
+    (lambda: [lcm.ModelCallLimitMiddleware(run_limit=9, thread_limit=9)],
+     "model_call_limit { run: 9, thread: 9 }"),
+    (lambda: [lcm.ToolCallLimitMiddleware(run_limit=9)], "tool_call_limit { run: 9 }"),
+    (lambda: [lcm.TodoListMiddleware()], "todo_list"),
+])
+def test_private_state_result_keys_match_langchain(tmp_path, mw_lc, mw_agentc):
+    """Counters are PrivateStateAttr (hidden); todo_list's `todos` is OmitFromInput (shown)."""
+    write_todos = reply("", call("write_todos", {"todos": [
+        {"content": "add", "status": "in_progress"}]}, "t1"))
+    replies = [write_todos, "done"] if "todo" in mw_agentc else [TWO, "done"]
+    lc_agent = create_agent(model=lc_model(replies), tools=[add, multiply], middleware=mw_lc())
+    ours = agent(tmp_path, replies_=replies, tools="kit.add, kit.multiply", middleware=mw_agentc)
+    assert sorted(ours.invoke(ask())) == sorted(lc_agent.invoke(ask()))
+
+
+def test_D14_one_pii_middleware_per_type_matches_langchain(tmp_path):
+    """LangChain names PIIMiddleware[email]: one instance per PII type may sit in an agent."""
+    mws = [lcm.PIIMiddleware("email", strategy="redact"),
+           lcm.PIIMiddleware("ip", strategy="mask")]
+    lc_agent = create_agent(model=lc_model(["ok"]), tools=[], middleware=mws)
+    text = "mail john@example.com from 10.0.0.1"
+    theirs = norm(lc_agent.invoke(ask(text))["messages"])
+    ours_agent = agent(tmp_path, replies_=["ok"], middleware='pii { pii_type: "email" }\n'
+                       'pii { pii_type: "ip", strategy: "mask" }')
+    assert [m.name for m in ours_agent.graph.agent.middleware] == ["pii[email]", "pii[ip]"]
+    assert [m.name for m in mws] == ["PIIMiddleware[email]", "PIIMiddleware[ip]"]
+    assert norm(ours_agent.invoke(ask(text))["messages"]) == theirs

@@ -139,6 +139,7 @@ def test_explain_diff_moves_D9_to_human(request, tmp_path, capsys):
                              str(cases_dir / "janitor.agent"), "--exit-code")
     assert code == 1, err
     assert "D9   code → human + code" in out
-    assert "`interrupt_on` of middleware `human_review` at 18:5" in out
+    # the key that decides, not the middleware line: `delete_file: true` at 18:36
+    assert "`delete_file` in `interrupt_on` of middleware `human_review` at 18:36" in out
     code, out, _ = run_cli(capsys, "explain", "--diff", str(old), str(old), "--exit-code")
     assert code == 0 and "no seat changed" in out

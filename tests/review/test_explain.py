@@ -118,3 +118,73 @@ def test_diff_shows_moved_holders_and_why(request):
     assert {"F1", "D10"} <= {c.new.seat.id for c in changes}
     check_golden(request, "fixture_diff.txt", explain.render_diff(old, new, changes))
     assert explain.diff(old, old) == ()
+
+
+def _compiled(text: str, name: str = "a") -> ir.Graph:
+    from agentc.compiler.pipeline import compile_source
+    result = compile_source(text, "k.agent")
+    assert result.program is not None, [d.message for d in result.diagnostics]
+    return result.program.graph(name)
+
+
+REVIEWED = '''agent a {
+  model "openai:gpt-4o-mini"
+  tools [{ type: "web_search" }]
+  middleware {
+    human_review {
+      interrupt_on: {
+        delete_file: true,
+        read_file: false,
+      }
+    }
+    shell_tool { tool_name: "delete_file" }
+    file_search { root_path: ".", }
+  }
+  limits {
+    steps: 30
+    tokens: 5000
+  }
+  checkpoint memory
+}
+'''
+
+
+def test_D9_points_at_the_gated_tool_key_not_the_middleware_line():
+    graph = _compiled(REVIEWED)
+    gated = explain.decision_map(graph).answer("D9").parts[0]
+    assert gated.holder is Holder.HUMAN and (gated.span.line, gated.span.col) == (7, 9)
+    assert explain.because(gated, "k.agent") == (
+        "`delete_file` in `interrupt_on` of middleware `human_review` at 7:9")
+    assert graph.agent.middleware[0].name == "budgets"  # from `limits`, placed first
+    review = next(m for m in graph.agent.middleware if m.name == "human_review")
+    assert review.config_spans["interrupt_on"].line == 6
+    assert review.config_spans["interrupt_on.read_file"].line == 8
+
+
+def test_F8_budgets_in_limits_point_at_the_limits_key():
+    part = explain.decision_map(_compiled(REVIEWED)).answer("F8").parts[0]
+    assert part.origin is Origin.MIDDLEWARE and "`budgets`" in part.answer
+    assert explain.because(part, "k.agent") == "`limits` (budgets) at 16:5"
+
+
+def test_A7_answer_states_our_divergence():
+    answer = explain.decision_map(_compiled(REVIEWED)).answer("A7").parts[0]
+    assert answer.holder is Holder.CODE and "`agentc check` refuses" in answer.answer
+
+
+def test_graph_block_hooks_carry_an_explicit_ir_marker(tmp_path):
+    from agentc.compiler.render import diagram
+    (tmp_path / "t.py").write_text("def f(state):\n    return {}\n\n\n"
+                                   "def h(state):\n    return {}\n")
+    graph = _compiled(f'''use "{tmp_path / 't.py'}" as t
+graph g {{
+  node n = python(t.f)
+  edge START -> n
+  edge n -> END
+  hook before n = python(t.h)
+}}
+''', "g")
+    [hook] = [n for n in graph.nodes if n.hook is not None]
+    assert hook.hook == ir.GraphHook(when=ir.InterruptWhen.BEFORE, node="n")
+    [drawn] = [n for n in diagram(graph).nodes if n.id == hook.name]
+    assert drawn.kind is ir.NodeKind.HOOK and drawn.label == "before n"

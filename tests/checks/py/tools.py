@@ -70,3 +70,20 @@ class JumpsToTools(AgentMiddleware):
     @hook_config(can_jump_to=["tools"])
     def after_model(self, state, runtime):
         return None
+
+
+class Configurable(AgentMiddleware):
+    def __init__(self, level: int, *, label: str = "x"):
+        super().__init__()
+        self.level = level
+
+    def before_model(self, state, runtime):
+        return None
+
+
+class Flexible(AgentMiddleware):
+    def __init__(self, **kwargs):
+        super().__init__()
+
+    def before_model(self, state, runtime):
+        return None

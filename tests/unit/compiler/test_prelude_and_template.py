@@ -9,7 +9,7 @@ from agentc.compiler.pipeline import compile_source
 BUILTINS = ("human_review", "summarization", "context_editing", "model_call_limit",
             "tool_call_limit", "model_fallback", "model_retry", "tool_retry", "tool_error",
             "pii", "todo_list", "llm_tool_selector", "tool_emulator", "shell_tool",
-            "file_search", "provider_tool_search")
+            "file_search", "model_refusal", "budgets")
 
 
 def test_prelude_declares_every_builtin_middleware() -> None:

@@ -109,3 +109,72 @@ def test_locate_never_imports(tmp_path: Path) -> None:
     assert pyscan.locate("evilpkg.hooks", tmp_path) == pkg / "hooks.py"
     assert pyscan.locate("evilpkg.nothing", tmp_path) is None
     assert pyscan.locate("./missing.py", tmp_path) is None
+
+
+MIDDLEWARE_SOURCE = '''
+from typing import Annotated, NotRequired
+from langchain.agents.middleware import AgentMiddleware, AgentState, PrivateStateAttr, \\
+    OmitFromInput, OmitFromOutput, before_model
+
+def log(state, runtime):
+    """Log a turn."""
+
+hook = before_model(log)
+jumper = before_model(can_jump_to=["end"])(log)
+named = before_model(log, name="renamed")
+not_a_hook = print(log)
+
+def lookup(query: str) -> str:
+    """Look it up."""
+
+class CounterState(AgentState):
+    count: NotRequired[Annotated[int, PrivateStateAttr]]
+    notes: Annotated[list[str], OmitFromInput]
+    draft: NotRequired[Annotated[str, OmitFromOutput]]
+    shown: NotRequired[int]
+
+class Counter(AgentMiddleware):
+    state_schema = CounterState
+    tools = [lookup]
+
+    def __init__(self, start: int, *, step: int = 1):
+        super().__init__()
+
+    def before_model(self, state, runtime): ...
+
+class Later(AgentMiddleware):
+    def __init__(self, **kw):
+        self.tools = [lookup]
+'''
+
+
+def test_decorator_applied_by_call_is_a_hook() -> None:
+    mod = pyscan.scan_source(MIDDLEWARE_SOURCE, "m.py")
+    hook = mod.functions["hook"]
+    assert hook.hook_point is ir.HookPoint.BEFORE_MODEL and hook.name == "log"
+    assert mod.functions["jumper"].decorator("before_model").kwarg("can_jump_to") == ["end"]
+    assert mod.functions["named"].decorator("before_model").kwarg("name") == "renamed"
+    assert "not_a_hook" not in mod.functions and mod.has("not_a_hook")
+
+
+def test_middleware_class_state_schema_tools_and_constructor() -> None:
+    mod = pyscan.scan_source(MIDDLEWARE_SOURCE, "m.py")
+    counter = mod.classes["Counter"]
+    assert counter.state_schema == "CounterState" and counter.tool_names == ("lookup",)
+    assert [(p.name, p.required) for p in counter.init_params] == [("start", True),
+                                                                   ("step", False)]
+    assert not counter.init_kwargs
+    later = mod.classes["Later"]
+    assert later.init_kwargs and later.tool_names == ("lookup",)
+    fields = {f.name: f for f in mod.classes["CounterState"].fields}
+    V = pyscan.Visibility
+    assert [fields[n].visibility for n in ("count", "notes", "draft", "shown")] == [
+        V.PRIVATE, V.OUTPUT_ONLY, V.INPUT_ONLY, V.PUBLIC]
+    assert fields["count"].schema == {"type": "integer"}
+
+
+def test_dotted_agentc_module_is_found_without_importing(tmp_path: Path) -> None:
+    found = pyscan.locate("agentc.stdlib.middleware.pii", tmp_path)
+    assert found is not None and found.name == "pii.py" and found.parent.name == "middleware"
+    assert pyscan.locate("agentc.middleware", tmp_path).name == "middleware.py"
+    assert pyscan.locate("agentc.stdlib.nothing_here", tmp_path) is None
