@@ -1,7 +1,8 @@
 """agentc: a graph-definition language for LLM agents.
 
-`agentc.load("file.agent")` compiles a file and returns its graphs ready to invoke; the
-import is lazy so `agentc check` never pays for the runtime.
+`agentc.load("file.agent")` compiles a file and returns its graphs ready to invoke,
+`agentc.load_agent("file.agent", "name")` one of them; the import is lazy so `agentc check`
+never pays for the runtime.
 """
 
 from __future__ import annotations
@@ -9,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "load"]
+__all__ = ["__version__", "load", "load_agent"]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "load":
-        from .api import load
+    if name in ("load", "load_agent"):
+        from . import api
 
-        return load
+        return getattr(api, name)
     raise AttributeError(f"module 'agentc' has no attribute {name!r}")

@@ -2,13 +2,19 @@
 
 Input: an `.agent` file and the user's input (`--input`, `--input-file`, or stdin when it is
 not a terminal). Output on stdout: who said what, tool calls with their arguments, tool
-results, each step's time and token usage where known, then the final answer (or the
-structured response); `--json` prints the final state as JSON instead. Exit 0 on success;
-1 when the file does not compile or the run fails — with one clear paragraph, no traceback
-(`--verbose` adds it). `--thread ID` continues a saved conversation: when the file declares
-no checkpointer the CLI keeps threads in the embedded SQLite store `.agentc/state.db` under
-the current directory. At a plain `interrupt` the question is printed and, on a terminal,
-the answer is read and the run resumed.
+results, each task's own time (measured from the moment its step started to the moment the
+task finished, as the runtime reports them) and token usage where known, then the final
+answer (or the structured response). `--json` prints the final state as JSON and nothing
+else on stdout. `--stream` prints model text and tool-call arguments as they arrive.
+`--record FILE` saves every exchange with the agent's model to a cassette (keys never
+written), `--replay FILE` serves them back with no network and no key.
+
+Exit codes: 0 success; 1 the file does not compile or the run fails (one clear paragraph,
+no traceback; `--verbose` adds it); 2 usage errors and unreadable files. `--thread ID`
+continues a saved conversation: when the file declares no checkpointer the CLI keeps
+threads in the embedded SQLite store `.agentc/state.db` under the current directory. At an
+interrupt the question is printed and, on a terminal (or with `--decisions FILE`), the
+answer is read and the run resumed.
 """
 
 from __future__ import annotations
@@ -16,13 +22,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 import time
-import traceback
 import uuid
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 DEFAULT_STORE = ".agentc/state.db"
+
+
+class UsageError(Exception):
+    """A command line that cannot run: an unreadable file, clashing options (exit 2)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,46 +45,56 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--thread", metavar="ID", help="continue (or start) this saved thread")
     parser.add_argument("--model", metavar="SPEC", help="run with this model instead "
                         "(e.g. openai:gpt-4o-mini)")
-    parser.add_argument("--stream", action="store_true", help="print model text as it arrives")
-    parser.add_argument("--json", action="store_true", help="print the final state as JSON")
+    parser.add_argument("--stream", action="store_true",
+                        help="print model text and tool-call arguments as they arrive")
+    parser.add_argument("--json", action="store_true",
+                        help="print only the final state, as JSON")
+    tape = parser.add_mutually_exclusive_group()
+    tape.add_argument("--record", metavar="FILE", help="save every model exchange to FILE")
+    tape.add_argument("--replay", metavar="FILE", help="answer model calls from FILE "
+                      "(recorded with --record): no network, no API key")
     parser.add_argument("--decisions", metavar="FILE", help="answer human-review pauses from "
                         "FILE (JSON: one resume value, or a list used in turn)")
     parser.add_argument("--verbose", action="store_true", help="show tracebacks on errors")
 
 
 def run(args: argparse.Namespace) -> int:
-    out = sys.stdout
     try:
-        return _run(args, out)
+        return _run(args, sys.stdout)
     except KeyboardInterrupt:
         print("\nstopped", file=sys.stderr)
         return 130
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except Exception as exc:  # every failure is one paragraph, never a traceback
         if args.verbose:
+            import traceback
             traceback.print_exc()
-        print(f"error: {describe_error(exc)}", file=sys.stderr)
+        print(describe_error(exc), file=sys.stderr)
         return 1
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
-    from agentc.api import LoadError, compile_program, pick_graph
+    from agentc.api import LoadError, compile_cached, pick_graph
 
+    check_files(args)
+    text = read_input(args)
     try:
-        program = compile_program(args.file)
+        program = compile_cached(args.file)
+        graph = pick_graph(program, args.agent, args.file)
     except LoadError as exc:
         print(str(exc), file=sys.stderr)
         return 1
     base_dir = str(Path(args.file).resolve().parent)
-    graph = pick_graph(program, args.agent, args.file)
     if args.model:
         program = with_model(program, graph.name, args.model)
-    text = read_input(args)
-    compiled, config = bind(program, graph, base_dir, args.thread)
+    compiled, config = bind(program, graph, base_dir, args.thread, cassette_source(args, graph))
     value = None if text is None else {"messages": [{"role": "user", "content": text}]}
     if text is not None and not args.json:
         print(f"you: {text}", file=out)
-    printer = Transcript(out, quiet=args.json, stream=args.stream,
-                         decisions=getattr(args, "decisions", None))
+    printer = Transcript(out, quiet=args.json, stream=args.stream and not args.json,
+                         decisions=args.decisions)
     result = drive(compiled, value, config, printer)
     code = finish(result, args, out, config, printer)
     if not args.json:
@@ -82,16 +102,46 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     return code
 
 
-def print_budgets(compiled: Any, config: Any, out: TextIO) -> None:
-    """Usage against each budget of the agent's `budgets` middleware (issue 6)."""
-    from agentc.stdlib.middleware.binding import bound_middleware
-    if getattr(compiled.graph, "agent", None) is None:
-        return
-    for b in bound_middleware(compiled.graph, compiled.env):
-        report = getattr(b.obj, "report", None)
-        if callable(report):
-            for line in report(config.thread_id):
-                print(f"budget {line}", file=out)
+# ---------------------------------------------------------------- inputs and files
+
+def check_files(args: argparse.Namespace) -> None:
+    """Exit 2 before any work when a named file cannot be read (or written)."""
+    readable("the .agent file", args.file)
+    if args.input_file:
+        readable("the input file", args.input_file)
+    if args.decisions:
+        readable("the decisions file", args.decisions)
+    if args.replay:
+        readable("the cassette", args.replay)
+    if args.record:
+        try:
+            with open(args.record, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise UsageError(f"cannot write the cassette {args.record!r}: "
+                             f"{exc.strerror or exc}") from None
+
+
+def readable(what: str, path: str) -> None:
+    try:
+        with open(path, "rb") as f:
+            f.read(1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {what} {path!r}: {exc.strerror or exc}") from None
+
+
+def read_input(args: argparse.Namespace) -> str | None:
+    if args.input is not None:
+        return args.input
+    if args.input_file:
+        try:
+            return Path(args.input_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read the input file {args.input_file!r}: {exc}") from None
+    if not sys.stdin.isatty():
+        data = sys.stdin.read()
+        return data if data.strip() else None
+    return None
 
 
 def with_model(program: Any, graph_name: str, spec_text: str) -> Any:
@@ -107,18 +157,32 @@ def with_model(program: Any, graph_name: str, spec_text: str) -> Any:
     return program.model_copy(update={"graphs": graphs})
 
 
-def read_input(args: argparse.Namespace) -> str | None:
-    if args.input is not None:
-        return args.input
-    if args.input_file:
-        return Path(args.input_file).read_text(encoding="utf-8")
-    if not sys.stdin.isatty():
-        data = sys.stdin.read()
-        return data if data.strip() else None
-    return None
+# ---------------------------------------------------------------- cassettes
+
+def cassette_source(args: argparse.Namespace, root: Any) -> Callable[..., Any] | None:
+    """`--record`/`--replay`: the run's agent model saved to, or served from, a cassette.
+    The agent run here uses FILE; another agent it calls as a tool (H1) uses FILE with the
+    agent's name before the suffix (`run.jsonl` → `run.helper.jsonl`)."""
+    path = args.record or args.replay
+    if path is None:
+        return None
+
+    def where(graph: str) -> Path:
+        p = Path(path)
+        return p if graph == root.name else p.with_name(f"{p.stem}.{graph}{p.suffix}")
+
+    def source(graph: str, spec: Any, make: Callable[[], Any]) -> Any:
+        from agentc.stdlib.providers.cassette import Recording, Replaying
+        if args.record:
+            return Recording(make(), where(graph))
+        return Replaying(where(graph))
+    return source
 
 
-def bind(program: Any, graph: Any, base_dir: str, thread: str | None) -> tuple[Any, Any]:
+# ---------------------------------------------------------------- binding and driving
+
+def bind(program: Any, graph: Any, base_dir: str, thread: str | None,
+         source: Callable[..., Any] | None = None) -> tuple[Any, Any]:
     from agentc import runtime
     from agentc.compiler import ir
 
@@ -130,79 +194,125 @@ def bind(program: Any, graph: Any, base_dir: str, thread: str | None) -> tuple[A
     else:
         store = runtime.store_for(spec, base_dir)
     if store is None and thread:
-        raise RuntimeError(f"`--thread` needs saved state, but `{graph.name}` says "
-                           "`checkpoint none`; remove that line or drop --thread")
-    compiled = runtime.compile(program, graph.name, checkpointer=store, base_dir=base_dir)
+        raise UsageError(f"`--thread` needs saved state, but `{graph.name}` says "
+                         "`checkpoint none`; remove that line or drop --thread")
+    if source is None:
+        compiled = runtime.compile(program, graph.name, checkpointer=store, base_dir=base_dir)
+    else:
+        from agentc.stdlib.agent import model_source
+        with model_source(source):
+            compiled = runtime.compile(program, graph.name, checkpointer=store,
+                                       base_dir=base_dir)
     thread_id = thread or (uuid.uuid4().hex[:12] if store is not None else None)
     return compiled, runtime.RunConfig(thread_id=thread_id)
 
 
 def drive(compiled: Any, value: Any, config: Any, printer: "Transcript") -> dict[str, Any]:
-    """Run, printing as it goes; at an interrupt ask on a terminal and resume."""
+    """Run, printing as the runtime reports; at an interrupt ask and resume."""
+    import asyncio
+    return asyncio.run(_drive(compiled, value, config, printer))
+
+
+async def _drive(compiled: Any, value: Any, config: Any, printer: "Transcript") -> dict:
     from agentc.runtime import Command, StreamMode
 
-    modes = [StreamMode.UPDATES, StreamMode.VALUES] + (
-        [StreamMode.MESSAGES] if printer.stream else [])
-    while True:
-        interrupts: list[Any] = []
-        printer.started = time.perf_counter()
-        for event in compiled.stream(value, config, mode=modes):
-            if hasattr(event, "interrupts"):
-                interrupts.extend(event.interrupts)
-            else:
-                printer.event(event)
-        if not interrupts:
-            return printer.last
-        answer = printer.ask(interrupts)
-        if answer is _NO_ANSWER:
-            return {"__interrupt__": interrupts}
-        value = Command(resume=answer)
+    modes = {StreamMode.UPDATES, StreamMode.VALUES, StreamMode.DEBUG}
+    if printer.stream:
+        modes.add(StreamMode.MESSAGES)
+    try:
+        while True:
+            spec = compiled.spec(config, modes=frozenset(modes), sink=printer.sink,
+                                 inline_sync=True)
+            outcome = await compiled.run(value, spec)
+            if not outcome.paused:
+                return outcome.values
+            if not outcome.interrupts:  # a breakpoint (D7): the thread holds the run
+                return {**outcome.values, "__interrupt__": []}
+            answer = printer.ask(list(outcome.interrupts))
+            if answer is _NO_ANSWER:
+                return {**outcome.values, "__interrupt__": list(outcome.interrupts)}
+            value = Command(resume=answer)
+    finally:
+        await close_provider_clients()
+
+
+async def close_provider_clients() -> None:
+    """Close pooled HTTP clients if a network provider was used (no import otherwise)."""
+    http = sys.modules.get("agentc.stdlib.providers._http")
+    if http is not None:
+        await http.close_clients()
 
 
 _NO_ANSWER = object()
 
 
+# ---------------------------------------------------------------- the transcript
+
 class Transcript:
-    """Prints each update as it arrives: messages once each, with timings and tokens."""
+    """Prints each event as the runtime emits it: messages once each, each task's time
+    (its step's start to its own finish, from the runtime's `debug` task events), tokens,
+    and with `stream` the model's text and tool-call arguments as they arrive."""
 
     def __init__(self, out: TextIO, *, quiet: bool, stream: bool,
                  decisions: str | None = None) -> None:
         from agentc.terminal_review import DecisionsFile
         self.out, self.quiet, self.stream = out, quiet, stream
-        self.decisions = DecisionsFile(decisions) if decisions else None
-        self.seen: set[int] = set()
+        try:
+            self.decisions = DecisionsFile(decisions) if decisions else None
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        self.lock = threading.Lock()  # sync nodes emit from worker threads
+        self.seen: set[str] = set()
         self.started = time.perf_counter()
+        self.step_started: dict[int, float] = {}
+        self.tasks: dict[tuple[int, str], list[str]] = {}  # (step, node) → task ids, in order
+        self.finished: dict[str, float] = {}
         self.model_calls = 0
         self.tokens_in = self.tokens_out = 0
         self.last: dict[str, Any] = {}
-        self.streaming = False
+        self.live = LiveMessage(out)
 
-    def event(self, event: Any) -> None:
-        payload = getattr(event, "payload", None)
-        if payload is not None and hasattr(payload, "tool_call_chunks"):
-            if not self.quiet and payload.text:
-                if not self.streaming:
-                    self.out.write("ai: ")
-                self.streaming = True
-                self.out.write(payload.text)
-                self.out.flush()
-            return
-        values = getattr(event, "values", None)
-        if isinstance(values, dict):
-            self.last = values
-        update = getattr(event, "update", None)
-        if isinstance(update, dict):
-            self.update(event.node, update)
+    def sink(self, event: Any) -> None:
+        now = time.perf_counter()
+        with self.lock:
+            self.handle(event, now)
 
-    def update(self, node: str, update: dict[str, Any]) -> None:
-        elapsed = (time.perf_counter() - self.started) * 1000
+    def handle(self, event: Any, now: float) -> None:
+        from agentc.runtime.events import DebugEvent, DebugKind, MessagesEvent, UpdatesEvent, \
+            ValuesEvent
+        if isinstance(event, DebugEvent):
+            if event.kind is DebugKind.TASK:
+                self.step_started[event.step] = now
+                for t in event.payload.get("tasks", ()):
+                    self.tasks.setdefault((event.step, t["node"]), []).append(t["id"])
+            elif event.kind is DebugKind.TASK_RESULT:
+                self.finished[event.payload["id"]] = now
+        elif isinstance(event, MessagesEvent):
+            if not event.ns and not self.quiet:  # the agent's own model, not a child's
+                self.live.delta(event.payload)
+        elif isinstance(event, ValuesEvent):
+            self.last = event.values
+        elif isinstance(event, UpdatesEvent) and isinstance(event.update, dict):
+            self.update(event.step, event.node, event.update)
+
+    def took_ms(self, step: int, node: str) -> float | None:
+        """The next unreported task of `node` in `step`: its own time, in ms."""
+        ids = self.tasks.get((step, node))
+        if not ids:
+            return None
+        done, start = self.finished.get(ids.pop(0)), self.step_started.get(step)
+        return None if done is None or start is None else (done - start) * 1000
+
+    def update(self, step: int, node: str, update: dict[str, Any]) -> None:
+        took = self.took_ms(step, node)
         for m in update.get("messages") or []:
-            if id(m) in self.seen or getattr(m, "type", None) in (None, "remove", "human"):
+            key = getattr(m, "id", None) or str(id(m))
+            if key in self.seen or getattr(m, "type", None) in (None, "remove", "human"):
                 continue
-            self.seen.add(id(m))
-            self.message(m, node, elapsed)
+            self.seen.add(key)
+            self.message(m, node, took)
 
-    def message(self, m: Any, node: str, elapsed: float) -> None:
+    def message(self, m: Any, node: str, took: float | None) -> None:
         if m.type == "ai":
             self.model_calls += 1
             usage = m.usage_metadata
@@ -211,12 +321,15 @@ class Transcript:
                 self.tokens_out += usage.output_tokens
         if self.quiet:
             return
-        if self.streaming:
-            self.out.write("\n")
-            self.streaming = False
-        for line in render_message(m):
+        shown = self.live.end() if m.type == "ai" else LiveShown()
+        for line in render_message(m, shown):
             print(line, file=self.out)
-        print(f"  [{node} · {elapsed:.0f} ms{_usage(m)}]", file=self.out)
+        timing = f" · {took:.1f} ms" if took is not None else ""
+        print(f"  [{node}{timing}{_usage(m)}]", file=self.out)
+
+    def say(self, text: str) -> None:
+        """An informational line: stdout in a transcript, stderr under --json."""
+        print(text, file=sys.stderr if self.quiet else self.out)
 
     def ask(self, interrupts: list[Any]) -> Any:
         """D10: a review pause lists its calls; the answer comes from --decisions, else
@@ -224,24 +337,81 @@ class Transcript:
         from agentc import terminal_review
         if self.decisions is not None:
             for i in interrupts:
-                print(f"paused: {_show(i.value)}", file=self.out)
-            answer = self.decisions.next()
-            print(f"answered from file: {_show(answer)}", file=self.out)
+                self.say(f"paused: {_show(i.value)}")
+            try:
+                answer = self.decisions.next()
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+            self.say(f"answered from file: {_show(answer)}")
             return answer
         if not sys.stdin.isatty():
             for i in interrupts:
-                print(f"paused: {_show(i.value)}", file=self.out)
+                self.say(f"paused: {_show(i.value)}")
             return _NO_ANSWER
-        return terminal_review.answer(interrupts, self.out, input)
+        return terminal_review.answer(interrupts, sys.stderr if self.quiet else self.out,
+                                      input)
 
 
-def render_message(m: Any) -> list[str]:
+class LiveShown:
+    """What of one AI message was already printed while it streamed."""
+
+    def __init__(self, text: bool = False, calls: int = 0) -> None:
+        self.text, self.calls = text, calls
+
+
+class LiveMessage:
+    """The AI message being streamed: `ai: ` text, then `ai → name(` argument fragments."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.text = False
+        self.call: int | None = None  # index of the call whose arguments are printing
+        self.call_id: str | None = None
+        self.calls = 0
+
+    def delta(self, d: Any) -> None:
+        if getattr(d, "text", ""):
+            if self.call is not None:
+                self._close_call()
+            if not self.text:
+                self.out.write("ai: ")
+                self.text = True
+            self.out.write(d.text)
+        for chunk in getattr(d, "tool_call_chunks", ()):
+            if chunk.index != self.call:
+                if self.call is not None:
+                    self._close_call()
+                elif self.text:
+                    self.out.write("\n")
+                self.out.write(f"ai → {chunk.name or '?'}(")
+                self.call, self.call_id, self.calls = chunk.index, chunk.id, self.calls + 1
+            self.out.write(chunk.args)
+        self.out.flush()
+
+    def _close_call(self) -> None:
+        self.out.write(f")  id={self.call_id}\n" if self.call_id else ")\n")
+        self.call = self.call_id = None
+
+    def end(self) -> LiveShown:
+        """Close what is open; say what was shown (the message is not printed twice)."""
+        shown = LiveShown(self.text, self.calls)
+        if self.call is not None:
+            self._close_call()
+        elif self.text:
+            self.out.write("\n")
+        self.text, self.call, self.calls = False, None, 0
+        return shown
+
+
+def render_message(m: Any, shown: LiveShown | None = None) -> list[str]:
+    shown = shown or LiveShown()
     if m.type == "ai":
-        lines = [f"ai: {m.text}"] if m.text else []
-        lines += [f"ai → {c.name}({_args(c.args)})  id={c.id}" for c in m.tool_calls]
+        lines = [f"ai: {m.text}"] if m.text and not shown.text else []
+        if shown.calls < len(m.tool_calls):
+            lines += [f"ai → {c.name}({_args(c.args)})  id={c.id}" for c in m.tool_calls]
         lines += [f"ai → {c.name} (malformed arguments: {c.args!r})" for c in
                   m.invalid_tool_calls]
-        return lines or ["ai: (empty reply)"]
+        return lines or ([] if shown.text or shown.calls else ["ai: (empty reply)"])
     if m.type == "tool":
         mark = " (error)" if m.status == "error" else ""
         return [f"tool {m.name or ''}{mark}: {_show(m.content)}"]
@@ -262,6 +432,8 @@ def _usage(m: Any) -> str:
     return f" · {usage.input_tokens}→{usage.output_tokens} tokens" if usage else ""
 
 
+# ---------------------------------------------------------------- the end of a run
+
 def finish(result: dict[str, Any], args: argparse.Namespace, out: TextIO, config: Any,
            printer: Transcript) -> int:
     if args.json:
@@ -272,7 +444,7 @@ def finish(result: dict[str, Any], args: argparse.Namespace, out: TextIO, config
               if printer.tokens_in or printer.tokens_out else "")
     print(f"-- done in {elapsed:.0f} ms · {printer.model_calls} model "
           f"call{'s' if printer.model_calls != 1 else ''}{tokens}", file=out)
-    if result.get("__interrupt__"):
+    if "__interrupt__" in result:
         print(f"paused; answer it with: agentc run {args.file} --thread {config.thread_id} "
               "[--decisions FILE]", file=out)
     elif result.get("structured_response") is not None:
@@ -281,6 +453,19 @@ def finish(result: dict[str, Any], args: argparse.Namespace, out: TextIO, config
         print(f"thread: {config.thread_id} (continue with --thread {config.thread_id})",
               file=out)
     return 0
+
+
+def print_budgets(compiled: Any, config: Any, out: TextIO) -> None:
+    """Usage against each budget of the agent's `budgets` middleware (issue 6)."""
+    agent = getattr(compiled.graph, "agent", None)
+    if agent is None or not agent.middleware:
+        return
+    from agentc.stdlib.middleware.binding import bound_middleware
+    for b in bound_middleware(compiled.graph, compiled.env):
+        report = getattr(b.obj, "report", None)
+        if callable(report):
+            for line in report(config.thread_id):
+                print(f"budget {line}", file=out)
 
 
 def to_json(value: Any) -> Any:
@@ -297,7 +482,9 @@ def to_json(value: Any) -> Any:
 
 
 def describe_error(exc: BaseException) -> str:
-    """One paragraph: what failed and, where we know it, what to do."""
-    name = type(exc).__name__
-    text = " ".join((str(exc).strip() or name).split())
-    return f"{text} [{name}]"
+    """One paragraph: what failed and, where we know it, what to do. Runtime errors render
+    as their diagnostics (`error[recursion-limit]: …`); others name their kind."""
+    text = " ".join((str(exc).strip() or type(exc).__name__).split())
+    if isinstance(getattr(exc, "code", None), str) and hasattr(exc, "message"):
+        return text  # an AgentcRuntimeError: `[where: ]error[code]: message (help: …)`
+    return f"error: {text} [{type(exc).__name__}]"

@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| --- | ---: | ---: | ---: |")
     for mode in (False, True):
         tag = "async" if mode else "sync"
-        for n, reps in ((10, 20), (100, 5), (1000, 1)):
+        for n, reps in ((10, 20), (100, 5), (1000, 3)):
             a, b = measure("rounds", Plan(n, 1), max(1, int(reps * q)), workdir, mode)
             print(row(f"{n} round trips, {tag} (per trip)", a, b, n))
         for k, reps in ((1, 20), (10, 10), (100, 3)):

@@ -14,18 +14,20 @@ E1–E5, C2, C5, G1–G8 (through `tools.py`, `routing.py`, `structured_output.p
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
-from ..compiler.ir import AgentSpec, BranchSpec, Graph, HookPoint, ModelSpec, NodeSpec, \
-    OutputStrategy, ToolSpec
-from ..runtime.types import Command, Send, factory
+from ..compiler.ir import AgentSpec, BranchSpec, CheckpointKind, Graph, HookPoint, ModelSpec, \
+    NodeSpec, OutputStrategy, ToolSpec
+from ..runtime.types import Command, GraphInterrupt, RunConfig, Send, StreamMode, factory
 from . import routing
 from .messages import REMOVE_ALL_MESSAGES, AIMessage, BaseMessage, RemoveMessage, \
     SystemMessage, ToolCall, ToolMessage
 from .providers.base import ChatModel, ModelRequest, ToolDefinition
-from .structured_output import OutputSchema, StructuredOutput, handle_provider_strategy, \
-    handle_tool_strategy, schema_from_spec
+if TYPE_CHECKING:  # imported where used: only agents that declare `output` pay for it
+    from .structured_output import OutputSchema, StructuredOutput
 from .tools import CallEnv, Tool, ToolDefinitionError, ToolRuntime, as_tool, make_tool, \
     run_tool, unknown_tool_message
 from .middleware.base import AgentRuntime, ExtendedModelResponse, ModelResponse, \
@@ -77,6 +79,24 @@ def is_configurable(spec: ModelSpec) -> bool:
     return bool(spec.options.get("configurable"))
 
 
+# The model a chooser builds, given its graph's name, its spec and a thunk that resolves
+# the real one: `agentc run --record/--replay` wraps or replaces it (cassettes). Bound at
+# bind time from the context the caller sets with `model_source(...)`.
+ModelSource = Callable[[str, ModelSpec, Callable[[], ChatModel]], ChatModel]
+_MODEL_SOURCE: contextvars.ContextVar[ModelSource | None] = contextvars.ContextVar(
+    "agentc_model_source", default=None)
+
+
+@contextlib.contextmanager
+def model_source(source: ModelSource) -> Iterator[None]:
+    """Graphs bound inside this block build their fixed models through `source`."""
+    token = _MODEL_SOURCE.set(source)
+    try:
+        yield
+    finally:
+        _MODEL_SOURCE.reset(token)
+
+
 @dataclass(slots=True)
 class ModelChooser:
     """The fixed model, or per run the one the caller names (A4)."""
@@ -85,6 +105,8 @@ class ModelChooser:
     base_dir: str
     default: ChatModel | None = None
     per_run: dict[str, ChatModel] = field(default_factory=dict)
+    graph: str = ""
+    source: ModelSource | None = field(default_factory=_MODEL_SOURCE.get)
 
     def fixed_spec(self) -> ModelSpec:
         options = {k: v for k, v in self.spec.options.items() if k != "configurable"}
@@ -99,7 +121,10 @@ class ModelChooser:
                         model_spec_from_string(chosen, self.spec.span), self.base_dir)
                 return self.per_run[chosen]
         if self.default is None:
-            self.default = resolve_model(self.fixed_spec(), self.base_dir)
+            spec = self.fixed_spec()
+            make = lambda: resolve_model(spec, self.base_dir)  # noqa: E731
+            self.default = make() if self.source is None else self.source(
+                self.graph, spec, make)
         return self.default
 
 
@@ -138,17 +163,62 @@ def bind_tool(spec: ToolSpec, env: Any, own: Mapping[str, Tool] | None = None) -
 
 
 def agent_tool(spec: ToolSpec, env: Any) -> Tool:
-    """H1: another agent run as a tool; the model's `request` becomes its user message."""
-    graph = env.subgraph(spec.agent)
+    """H1: another agent run as a tool; the model's `request` becomes its user message and
+    the child's last message its answer. H2: the child runs under its own bound step limit,
+    not what is left of the parent's. H3: with a parent checkpointer the child saves into
+    the parent's store under the tool task's namespace (same saver, not the same history),
+    unless the child says `checkpoint none`; a pause inside the child pauses the parent,
+    and resuming the parent resumes the child."""
+    child = env.subgraph(spec.agent)
+    lent = child.graph.checkpoint.kind is not CheckpointKind.NONE or \
+        child.graph.checkpoint.span is None  # an explicit `checkpoint none` opts out (H3)
 
-    async def run_agent(request: str) -> str:
-        result = await graph.ainvoke({"messages": [{"role": "user", "content": request}]})
-        messages = result.get("messages") or []
+    async def run_agent(request: str, runtime: ToolRuntime) -> str:
+        value: Any = {"messages": [{"role": "user", "content": request}]}
+        outcome = await run_child(child, value, runtime, lent)
+        messages = outcome.get("messages") or []
         return messages[-1].text if messages else ""
 
     run_agent.__name__ = spec.name
     return make_tool(run_agent, name=spec.name, description=spec.description or spec.name,
                      return_direct=spec.return_direct)
+
+
+async def run_child(child: Any, value: Any, runtime: ToolRuntime, lent: bool) -> dict:
+    """Run a child graph from inside a tool call (H2, H3), as the runtime's subgraph nodes do."""
+    from ..runtime.inputs import ResumeMap
+    ctx = runtime.context
+    if ctx is None or not hasattr(ctx, "task_id"):  # called outside a run: a plain invoke
+        return await child.ainvoke(value, RunConfig())
+    own = f"{ctx.node}:{ctx.task_id}:{runtime.tool_call_id or ''}"
+    ns = f"{ctx.ns}|{own}" if ctx.ns else own
+    thread = ctx.config.thread_id
+    store = ctx.store if lent and thread is not None else None
+    config = RunConfig(thread_id=thread, configurable=ctx.config.configurable,
+                       tags=ctx.config.tags)  # recursion_limit None: the child's own (H2)
+    if store is not None and (last := store.get(thread, ns)) is not None and last.next:
+        value = Command(resume=ResumeMap(ctx.resumes)) if ctx.resumes else None
+    run_spec = child.spec(config, modes=ctx.modes & _FORWARDED, sink=_forward(ctx, own),
+                          ns=ns, store=store)
+    outcome = await child.run(value, run_spec)
+    if outcome.paused:
+        raise GraphInterrupt(outcome.interrupts)
+    return outcome.values
+
+
+_FORWARDED = frozenset({StreamMode.MESSAGES, StreamMode.CUSTOM})
+
+
+def _forward(ctx: Any, own: str) -> Any:
+    """The child's `messages`/`custom` events, passed on to the parent's readers."""
+    if ctx.sink is None:
+        return None
+
+    def sink(event: Any) -> None:
+        if getattr(event, "mode", None) in _FORWARDED:
+            ns = f"{own}|{event.ns}" if event.ns else own
+            ctx.sink(type(event)(event.step, event.node, event.payload, ns))
+    return sink
 
 
 def middleware_tools(bound: Sequence[BoundMiddleware]) -> dict[str, Tool]:
@@ -181,6 +251,7 @@ def bind_tools(graph: Graph, env: Any) -> list[Tool]:
 def bind_output(agent: AgentSpec, env: Any) -> StructuredOutput | None:
     if agent.output is None:
         return None
+    from .structured_output import StructuredOutput, schema_from_spec
     program = env.program
     schemas: dict[str, OutputSchema] = {}
     for name in agent.output.schemas:
@@ -232,6 +303,53 @@ def patch_invalid_tool_calls(messages: Sequence[BaseMessage]) -> list[BaseMessag
     return patched if changed else None
 
 
+class RepairScan:
+    """B4/E10 without rescanning the history each call: what was learned about one history
+    up to `upto` — the ids of tool answers seen, and the malformed calls with an id still
+    unanswered. A later call on the same history (same first message, and the message at
+    `upto - 1` still the same object: the runtime's message list only grows, and a
+    replacement or removal makes a new list) scans only the messages added since."""
+
+    __slots__ = ("first", "last", "upto", "answered", "pending")
+    LIMIT = 1024  # histories remembered per model node (concurrent runs); a miss rescans
+
+    def __init__(self, first: Any) -> None:
+        self.first, self.last, self.upto = first, None, 0
+        self.answered: set[str] = set()
+        self.pending: set[str] = set()
+
+    def fits(self, history: Sequence[BaseMessage]) -> bool:
+        n = len(history)
+        return n >= self.upto and (self.upto == 0 or history[self.upto - 1] is self.last)
+
+    def advance(self, history: Sequence[BaseMessage]) -> bool:
+        """Scan the new messages; True when some malformed call is unanswered."""
+        for i in range(self.upto, len(history)):
+            m = history[i]
+            if isinstance(m, ToolMessage):
+                self.answered.add(m.tool_call_id)
+                self.pending.discard(m.tool_call_id)
+            elif isinstance(m, AIMessage) and m.invalid_tool_calls:
+                self.pending.update(c.id for c in m.invalid_tool_calls
+                                    if c.id is not None and c.id not in self.answered)
+        self.upto = len(history)
+        self.last = history[-1] if history else None
+        return bool(self.pending)
+
+
+def needs_repair(scans: dict[int, RepairScan], history: Sequence[BaseMessage]) -> bool:
+    """Whether `patch_invalid_tool_calls` would change `history` (amortised O(new))."""
+    if not history:
+        return False
+    first = history[0]
+    scan = scans.get(id(first))
+    if scan is None or scan.first is not first or not scan.fits(history):
+        if len(scans) >= RepairScan.LIMIT:
+            scans.pop(next(iter(scans)))
+        scan = scans[id(first)] = RepairScan(first)
+    return scan.advance(history)
+
+
 # ---------------------------------------------------------------- the model node
 
 def split_tools(tools: Sequence[Any]) -> tuple[tuple[ToolDefinition, ...],
@@ -258,6 +376,8 @@ class ModelCall:
         self.tools = tuple(tools)
         self.request_tools = [*self.tools, *provider_tools]
         self.handler: Handler = model_chain(wrappers, self.execute)
+        self.wrapped = bool(wrappers)  # middleware may edit `request.messages` in place
+        self.scans: dict[int, RepairScan] = {}
 
     def provider_request(self, req: mw_base.ModelRequest) -> tuple[
             ModelRequest, OutputStrategy | None]:
@@ -311,8 +431,10 @@ class ModelCall:
         reply = await self.generate(req.model, request, ctx)
         output = req.response_format
         if strategy is OutputStrategy.TOOL:
+            from .structured_output import handle_tool_strategy
             outcome = handle_tool_strategy(output, reply)
         elif strategy is OutputStrategy.PROVIDER:
+            from .structured_output import handle_provider_strategy
             outcome = handle_provider_strategy(output, reply)
         else:
             return ModelResponse(result=[reply])
@@ -320,10 +442,15 @@ class ModelCall:
                              structured_response=outcome.structured_response)
 
     async def __call__(self, state: Mapping[str, Any], ctx: Any) -> Any:
-        history = list(state.get("messages") or [])
-        repaired = patch_invalid_tool_calls(history)  # B4/E10
+        history = state.get("messages") or ()
+        repaired = patch_invalid_tool_calls(list(history)) \
+            if needs_repair(self.scans, history) else None  # B4/E10
+        if repaired is None:  # the runtime's read-only snapshot, copied only for middleware
+            repaired_or_history = list(history) if self.wrapped else history
+        else:
+            repaired_or_history = repaired
         request = mw_base.ModelRequest(
-            model=self.chooser.pick(ctx), messages=repaired or history,
+            model=self.chooser.pick(ctx), messages=repaired_or_history,
             system_message=self.system, tools=list(self.request_tools),
             response_format=self.output, state=state,
             runtime=AgentRuntime.of(ctx, self.tools))
@@ -361,7 +488,8 @@ def model_node(spec: NodeSpec, graph: Graph, env: Any) -> ModelCall:
     wraps = with_hook(bound_middleware(graph, env), HookPoint.WRAP_MODEL_CALL,
                       HookPoint.DYNAMIC_PROMPT)
     return ModelCall(
-        chooser=ModelChooser(agent.model, env.base_dir), system=system, tools=tools,
+        chooser=ModelChooser(agent.model, env.base_dir, graph=graph.name), system=system,
+        tools=tools,
         provider_tools=[p.definition for p in agent.provider_tools],  # A8
         output=bind_output(agent, env), wrappers=wraps,
         watchers=[b.obj for b in bound_middleware(graph, env)
@@ -429,7 +557,6 @@ class ToolRunner:
 
 
 def _default_config() -> Any:
-    from ..runtime.types import RunConfig
     return RunConfig()
 
 

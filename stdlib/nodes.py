@@ -38,7 +38,8 @@ def model_node(spec: NodeSpec, graph: Graph, env: Any) -> ModelCall:
     tools = [bind_tool(t, env) for t in _tool_specs(spec)]
     prompt = spec.config.get("prompt")
     return ModelCall(
-        chooser=ModelChooser(_model_spec(spec.config.get("model"), spec), env.base_dir),
+        chooser=ModelChooser(_model_spec(spec.config.get("model"), spec), env.base_dir,
+                             graph=f"{graph.name}.{spec.name}"),
         system=SystemMessage(content=prompt) if prompt is not None else None,
         tools=tuple(ToolDefinition(t.name, t.description, t.parameters) for t in tools),
         provider_tools=tuple(spec.config.get("provider_tools", [])),

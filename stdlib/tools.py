@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import time
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Callable, Literal, Mapping, get_args, get_origin, \
     get_type_hints
@@ -103,6 +104,31 @@ class ToolRuntime:
 
 # ---------------------------------------------------------------- the Tool
 
+class ToolCost:
+    """How long a sync tool's calls take, to decide whether it may run inline on the event
+    loop (E5; the runtime's rule for sync nodes): after `PROVE` consecutive calls under
+    `CHEAP_NS` it runs inline; its first inline call over `CHEAP_NS` sends it back to the
+    pool for good. A slow call in a worker thread only restarts the proof, since there a
+    wait for the GIL reads as time spent. Advisory counters: races are harmless."""
+
+    __slots__ = ("cheap", "proven", "slow")
+    CHEAP_NS = 50_000  # under the cost of the thread hop it replaces
+    PROVE = 3
+
+    def __init__(self) -> None:
+        self.cheap = self.slow = False
+        self.proven = 0
+
+    def observe(self, elapsed_ns: int, inline: bool) -> None:
+        if elapsed_ns > self.CHEAP_NS:
+            if inline:
+                self.slow, self.cheap = True, False
+            self.proven = 0
+        elif not self.slow and not self.cheap:
+            self.proven += 1
+            self.cheap = self.proven >= self.PROVE
+
+
 @dataclass(frozen=True, slots=True)
 class Tool:
     """A function the model can call. Calling the Tool calls the function unchanged."""
@@ -118,6 +144,8 @@ class Tool:
     injected: tuple[InjectedArg, ...] = ()
     handle_tool_error: bool | str | Callable[[ToolException], Any] | None = None
     accepts: frozenset[str] = field(default_factory=frozenset)  # every parameter name
+    # E5: a sync body proven cheap runs on the event loop (see `_invoke`); shared by copies
+    cost: ToolCost = field(default_factory=lambda: ToolCost(), compare=False, repr=False)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
@@ -300,8 +328,22 @@ def _state_value(state: Mapping[str, Any], arg: InjectedArg) -> Any:
 async def _invoke(t: Tool, kwargs: dict[str, Any]) -> Any:
     if t.is_async:
         return await t.fn(**kwargs)
-    # E5: sync tool bodies run in the default thread pool so parallel calls overlap.
-    return await asyncio.to_thread(t.fn, **kwargs)
+    # E5: sync tool bodies run in the default thread pool so parallel calls overlap; one
+    # that has proven cheap runs inline, saving a thread hop that costs more than the call
+    # (`ToolCost`).
+    cost = t.cost
+    if cost.cheap:
+        return _timed_call(t.fn, kwargs, cost, True)
+    return await asyncio.to_thread(_timed_call, t.fn, kwargs, cost, False)
+
+
+def _timed_call(fn: Callable[..., Any], kwargs: dict[str, Any], cost: ToolCost,
+                inline: bool) -> Any:
+    start = time.perf_counter_ns()
+    try:
+        return fn(**kwargs)
+    finally:
+        cost.observe(time.perf_counter_ns() - start, inline)
 
 
 def _handled_error(exc: ToolException, flag: Any) -> Any:

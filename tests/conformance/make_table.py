@@ -1,14 +1,16 @@
 """Write docs/conformance.md: one row per seat of seed 000, its status and the test.
 
-Statuses: same (a scenario matches create_agent), divergent by design (the scenario asserts
-agentc's documented difference), not observable offline, not yet. Run from the repository
-root: `python tests/conformance/make_table.py`.
+Statuses: same (a scenario or an oracle test matches create_agent, or — said in the note —
+a test named after the seat asserts the seat map's answer), divergent by design (a test
+asserts agentc's difference, listed in docs/divergences.md), not observable offline, not
+yet. Run from the repository root: `python tests/conformance/make_table.py`.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -18,35 +20,60 @@ sys.path.insert(0, str(HERE))
 from scenarios import SCENARIOS  # noqa: E402
 
 SEED = next((ROOT.parent / "shared" / "seeds").glob("000_*.txt"), None)
-UNIT = "tests/stdlib/test_stdlib_model_node.py"
-MIDDLEWARE = "not yet (middleware issue)"
 OFFLINE = "not observable offline"
+DIVERGENT = "divergent by design"
+SCENARIO = "tests/conformance/test_conformance.py::test_scenario[{}]"
 
-# Seats no scenario shows: (status, where, note).
+# Tests that run the same case in LangChain 1.4.10 and in agentc and compare (besides the
+# scenarios): a seat they name is "same".
+ORACLE_TESTS = ("tests/conformance/test_conformance_agents.py",
+                "tests/middleware/test_conformance_lc.py")
+# Tests named after seats (`test_D10_D12_…`) that assert the seat map's answer directly.
+SEAT_TESTS = ("tests/stdlib", "tests/middleware", "tests/cli", "tests/providers",
+              "tests/runtime", "tests/conformance")
+
+# Seats no test shows: (status, where, note).
 OTHER: dict[str, tuple[str, str, str]] = {
-    "A1": (OFFLINE, "tests/providers", "provider prefix table; no model call needed, "
-           "covered by the providers' resolution tests"),
-    "A2": (OFFLINE, "tests/providers", "name-prefix inference; providers' tests"),
-    "A3": (OFFLINE, "", "LangSmith gateway; agentc calls providers directly"),
-    "A4": ("divergent by design", f"{UNIT}::test_A4_configurable_model_per_run",
-           "`model \"…\" { configurable: true }` + RunConfig.configurable[\"model\"] "
-           "replaces create_agent(\"\")'s configurable model"),
-    "A9": (OFFLINE, "", "MCP"), "A10": (OFFLINE, "", "MCP"),
-    "B9": (OFFLINE, "", "Anthropic wire formatting (providers)"),
-    "B10": (OFFLINE, "", "MCP"),
-    "D5": ("same", "tests/runtime", "runtime: resume answers validated by response_schema"),
-    "D6": ("divergent by design", "tests/runtime", "checkpoints refuse unregistered types"),
-    "E8": (OFFLINE, "", "provider SDK retries"), "E12": (OFFLINE, "", "MCP"),
-    "F2": (OFFLINE, "", "no step timeout by default; nothing to observe"),
-    "F11": (OFFLINE, "", "durability of saves; needs a crash"),
-    "H1": ("not yet", "", "an agent as a tool (stdlib/agent.py agent_tool is untested)"),
-    "H2": ("not yet", "", ""), "H3": ("not yet", "", ""),
-    "H5": (OFFLINE, "", "MCP"), "I1": ("not yet", "", "the store"),
+    "A9": (OFFLINE, "", "MCP"), "A10": (OFFLINE, "", "MCP"), "B10": (OFFLINE, "", "MCP"),
+    "E12": (OFFLINE, "", "MCP"), "H5": (OFFLINE, "", "MCP"),
     "D22": (OFFLINE, "", "MCP"), "D23": (OFFLINE, "", "MCP"),
+    "I1": ("not yet", "", "no long-term store: the agent loop writes nothing to long-term "
+           "memory (the default answer holds), but there is no key-value store for tools; "
+           "`InjectedStore` receives the run's checkpoint store"),
 }
-for seat in ("D9 D10 D11 D12 D13 D14 D15 D16 D17 D18 D19 D20 D21 "
-             "F4 F5 F6 F7 F8 F9 H4").split():
-    OTHER.setdefault(seat, (MIDDLEWARE, "", "opt-in middleware"))
+
+
+def seat_tests(dirs: tuple[str, ...]) -> dict[str, list[str]]:
+    """seat → test ids (`path::test_name`) of tests whose names start with seat ids."""
+    found: dict[str, list[str]] = {}
+    files = [f for d in dirs for f in ([ROOT / d] if (ROOT / d).is_file()
+                                       else sorted((ROOT / d).rglob("test_*.py")))]
+    for f in files:
+        rel = f.relative_to(ROOT).as_posix()
+        for name in re.findall(r"^(?:async )?def (test_\w+)", f.read_text(encoding="utf-8"),
+                               re.M):
+            prefix = re.match(r"test_((?:[A-I]\d+_)+)", name)
+            for seat in (prefix.group(1).strip("_").split("_") if prefix else ()):
+                found.setdefault(seat, []).append(f"{rel}::{name}")
+    return found
+
+
+def divergences() -> dict[str, str]:
+    """seat → the first docs/divergences.md row that names it (its `what agentc does`)."""
+    out: dict[str, str] = {}
+    text = (ROOT / "docs" / "divergences.md").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 3 or not line.startswith("|"):
+            continue
+        for seat in re.findall(r"\b([A-I]\d+)\b", cells[0]):
+            out.setdefault(seat, short(cells[1]))
+    return out
+
+
+def short(text: str, limit: int = 160) -> str:
+    first = text.split(". ")[0].rstrip(".")
+    return first if len(first) <= limit else first[:limit - 1] + "…"
 
 
 def seats() -> list[tuple[str, str]]:
@@ -60,29 +87,49 @@ def seats() -> list[tuple[str, str]]:
     return out
 
 
-def row(seat: str, question: str) -> str:
+@dataclass(frozen=True)
+class Evidence:
+    oracle: dict[str, list[str]]
+    seat: dict[str, list[str]]
+    divergent: dict[str, str]
+
+
+def row(seat: str, question: str, ev: Evidence) -> str:
     shown = [s for s in SCENARIOS if seat in s.seats]
-    same = [s for s in shown if not s.divergence]
+    same = [SCENARIO.format(s.name) for s in shown if not s.divergence]
     div = [s for s in shown if s.divergence]
-    test = "tests/conformance/test_conformance.py::test_scenario[{}]"
+    same += ev.oracle.get(seat, [])
+    why = div[0].divergence if div else ev.divergent.get(seat)
     if same:
-        status, where = "same", ", ".join(test.format(s.name) for s in same[:3])
-        note = f"divergent by design too: {div[0].divergence}" if div else ""
+        status, where = "same", same
+        note = f"divergent by design too: {why}" if why else ""
     elif div:
-        status, where, note = "divergent by design", test.format(div[0].name), div[0].divergence
+        status, where, note = DIVERGENT, [SCENARIO.format(div[0].name)], div[0].divergence
+    elif seat in ev.seat and why:
+        status, where, note = DIVERGENT, ev.seat[seat], why
+    elif seat in ev.seat:
+        status, where = "same", ev.seat[seat]
+        note = "asserted from the seat map's answer (no oracle run)"
     else:
-        status, where, note = OTHER.get(seat, ("not yet", "", ""))
-    return f"| {seat} | {question} | {status} | {where} | {note} |"
+        status, place, note = OTHER.get(seat, ("not yet", "", ""))
+        where = [place] if place else []
+    return f"| {seat} | {question} | {status} | {', '.join(where[:3])} | {note} |"
 
 
 def main() -> int:
-    rows = [row(seat, q) for seat, q in seats()]
+    ev = Evidence(oracle=seat_tests(ORACLE_TESTS), seat=seat_tests(SEAT_TESTS),
+                  divergent=divergences())
+    rows = [row(seat, q, ev) for seat, q in seats()]
     text = ["# Conformance with LangChain 1.4.10's create_agent",
             "",
             "Generated by `python tests/conformance/make_table.py` from the scenarios in "
             "`tests/conformance/scenarios.py`; each scenario runs in create_agent (the oracle) "
             "and in agentc and compares final messages, what each model call received, the "
-            "structured answer, interrupts and the exception type.",
+            "structured answer, interrupts and the exception type. Besides the scenarios, "
+            "`tests/conformance/test_conformance_agents.py` (H1–H3) and "
+            "`tests/middleware/test_conformance_lc.py` (middleware seats) run the same case in "
+            "both; a seat shown only by tests named after it (`test_D9_…`) is marked so in "
+            "the note. Divergences are listed in `docs/divergences.md`.",
             "",
             "| seat | question | status | test | note |", "| --- | --- | --- | --- | --- |",
             *rows, ""]

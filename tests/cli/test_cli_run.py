@@ -1,0 +1,184 @@
+"""`agentc run`: the transcript (timings, --json, --stream), exit codes, record/replay."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from agentc.cli import main
+from agentc.stdlib.providers.fake_server import FakeReply, FakeToolCall
+
+from cli_kit import ADD, KEY, agent_file, agentc, one_paragraph, scripted
+
+
+def timings(out: str) -> dict[str, list[float]]:
+    found: dict[str, list[float]] = {}
+    for node, ms in re.findall(r"^  \[(\w+) · ([\d.]+) ms", out, re.M):
+        found.setdefault(node, []).append(float(ms))
+    return found
+
+
+# ---------------------------------------------------------------- the transcript
+
+def test_each_step_shows_its_own_time(workdir, capsys):
+    slow = {"tool_calls": [{"name": "slow_add", "args": {"a": 2, "b": 3}, "id": "c1"}]}
+    path = agent_file(workdir, scripted(slow, "5"), tools="kit.slow_add")
+    assert main(["run", str(path), "--input", "2+3?"]) == 0
+    took = timings(capsys.readouterr().out)
+    assert len(took["model"]) == 2 and len(took["tools"]) == 1
+    assert took["tools"][0] >= 250  # the tool sleeps 0.3 s
+    assert max(took["model"]) < 200  # the model answers at once; not the run's total
+
+
+def test_json_mode_prints_only_json(workdir, capsys):
+    path = agent_file(workdir, scripted(ADD, "The answer is 5."))
+    assert main(["run", str(path), "--input", "2+3?", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)  # the whole of stdout is one JSON document
+    assert [m["type"] for m in data["messages"]] == ["human", "ai", "tool", "ai"]
+    assert data["messages"][0]["content"] == "2+3?"
+
+
+def test_stream_shows_text_and_tool_call_arguments_once(workdir, capsys):
+    path = agent_file(workdir, scripted(ADD, "The answer is 5."))
+    assert main(["run", str(path), "--input", "2+3?", "--stream"]) == 0
+    out = capsys.readouterr().out
+    assert 'ai → add({"a": 2, "b": 3})  id=c1' in out
+    assert out.count("The answer is 5.") == 1
+    assert "tool add: 5" in out
+
+
+def test_stream_of_a_real_provider_shows_tool_call_chunks(workdir, capsys, fake_server,
+                                                          monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_server.openai_base_url)
+    fake_server.push(FakeReply(tool_calls=[FakeToolCall("add", '{"a": 2, "b": 3}', "c1")]),
+                     FakeReply(text="It is 5.", chunks=["It ", "is ", "5."]))
+    path = agent_file(workdir, 'model "openai:gpt-4o-mini"')
+    assert main(["run", str(path), "--input", "2+3?", "--stream"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r'ai → add\(\{"a": ?2, ?"b": ?3\}\)  id=c1', out), out
+    assert "ai: It is 5.\n" in out and out.count("It is 5.") == 1
+    assert "11→7 tokens" in out  # usage from the wire
+
+
+# ---------------------------------------------------------------- exit codes
+
+def test_exit_0_on_success(workdir):
+    path = agent_file(workdir, scripted(ADD, "The answer is 5."))
+    done = agentc("run", str(path), "--input", "2+3?", cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    assert "ai: The answer is 5." in done.stdout and done.stderr == ""
+
+
+def test_exit_1_recursion_limit(workdir):
+    path = agent_file(workdir, scripted(ADD, ADD, ADD, "never"), extra="  limits { steps: 3 }\n")
+    done = agentc("run", str(path), "--input", "q", cwd=workdir)
+    assert done.returncode == 1 and one_paragraph(done.stderr), done.stderr
+    assert "recursion-limit" in done.stderr
+
+
+def test_exit_1_scripted_replies_exhausted(workdir):
+    path = agent_file(workdir, scripted(ADD))
+    done = agentc("run", str(path), "--input", "q", cwd=workdir)
+    assert done.returncode == 1 and one_paragraph(done.stderr), done.stderr
+    assert "1 replies but was called a 2nd time" in done.stderr
+
+
+def test_exit_1_missing_api_key(workdir):
+    path = agent_file(workdir, 'model "openai:gpt-4o-mini"')
+    done = agentc("run", str(path), "--input", "q", cwd=workdir)
+    assert done.returncode == 1 and one_paragraph(done.stderr), done.stderr
+    assert "OPENAI_API_KEY" in done.stderr
+
+
+def test_exit_1_model_failure(workdir, fake_server):
+    fake_server.push(FakeReply(status=400, error_message="bad request body"))
+    path = agent_file(workdir, 'model "openai:gpt-4o-mini" { max_retries: 0 }')
+    done = agentc("run", str(path), "--input", "q", cwd=workdir,
+                  env={"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": fake_server.openai_base_url})
+    assert done.returncode == 1 and one_paragraph(done.stderr), done.stderr
+    assert "400" in done.stderr and KEY not in done.stderr
+
+
+def test_exit_1_file_with_errors(workdir):
+    bad = workdir / "bad.agent"
+    bad.write_text("agentc 1\nagent x { model }\n")
+    done = agentc("run", str(bad), "--input", "q", cwd=workdir)
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "error" in done.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["run"],  # no file
+    ["run", "missing.agent", "--input", "q"],
+    ["run", "calc.agent", "--input-file", "missing.txt"],
+    ["run", "calc.agent", "--replay", "missing.jsonl", "--input", "q"],
+    ["run", "calc.agent", "--input", "q", "--nope"],
+])
+def test_exit_2_usage_and_unreadable_files(workdir, argv):
+    agent_file(workdir, scripted("hi"))
+    done = agentc(*argv, cwd=workdir)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr and done.stderr.strip()
+
+
+def test_exit_2_thread_without_saved_state(workdir, capsys):
+    path = agent_file(workdir, scripted("hi"), extra="  checkpoint none\n")
+    assert main(["run", str(path), "--input", "q", "--thread", "t1"]) == 2
+    assert "checkpoint none" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- record and replay
+
+def test_record_then_replay_without_server_or_key(workdir, fake_server, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_server.openai_base_url)
+    fake_server.push(FakeReply(tool_calls=[FakeToolCall("add", '{"a": 2, "b": 3}', "c1")]),
+                     FakeReply(text="It is 5."))
+    path = agent_file(workdir, 'model "openai:gpt-4o-mini"')
+    tape = workdir / "run.jsonl"
+    assert main(["run", str(path), "--input", "2+3?", "--record", str(tape)]) == 0
+    live = capsys.readouterr().out
+    assert len(fake_server.requests) == 2
+    text = tape.read_text()
+    assert KEY not in text and len(text.splitlines()) == 3  # a header and two exchanges
+    fake_server.stop()
+    monkeypatch.delenv("OPENAI_API_KEY")
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    assert main(["run", str(path), "--input", "2+3?", "--replay", str(tape)]) == 0
+    replayed = capsys.readouterr().out
+
+    def lines(out):
+        return [ln for ln in out.splitlines() if not ln.startswith(("  [", "--", "thread"))]
+    assert lines(replayed) == lines(live)
+    assert "ai: It is 5." in replayed
+
+
+def test_replay_of_a_different_run_is_a_clear_error(workdir, fake_server, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_server.openai_base_url)
+    fake_server.push(FakeReply(text="hello"))
+    path = agent_file(workdir, 'model "openai:gpt-4o-mini"')
+    tape = workdir / "run.jsonl"
+    assert main(["run", str(path), "--input", "hi", "--record", str(tape)]) == 0
+    capsys.readouterr()
+    assert main(["run", str(path), "--input", "something else", "--replay", str(tape)]) == 1
+    err = capsys.readouterr().err
+    assert "differs from the recorded one" in err and "Traceback" not in err
+
+
+def test_record_and_replay_an_agent_used_as_a_tool(workdir, capsys):
+    (workdir / "two.agent").write_text(
+        'agentc 1\n'
+        f'agent helper "Answers sums." {{\n  {scripted("five")}\n}}\n'
+        'agent boss {\n  model "scripted" { replies: [{ tool_calls: [{ name: "helper", '
+        'args: { request: "2+3" }, id: "h1" }] }, "The helper says five."] }\n'
+        '  tools [helper]\n}\n')
+    tape = workdir / "run.jsonl"
+    argv = ["run", str(workdir / "two.agent"), "--agent", "boss", "--input", "q"]
+    assert main(argv + ["--record", str(tape)]) == 0
+    assert (workdir / "run.helper.jsonl").exists()  # the child's model, its own cassette
+    live = capsys.readouterr().out
+    assert main(argv + ["--replay", str(tape)]) == 0
+    assert "The helper says five." in capsys.readouterr().out and "tool helper: five" in live
