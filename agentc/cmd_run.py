@@ -55,7 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       "(recorded with --record): no network, no API key")
     parser.add_argument("--decisions", metavar="FILE", help="answer human-review pauses from "
                         "FILE (JSON: one resume value, or a list used in turn)")
-    parser.add_argument("--verbose", action="store_true", help="show tracebacks on errors")
+    parser.add_argument("--verbose", action="store_true",
+                        help="show where model calls go, whole tool results, and tracebacks "
+                             "on errors")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,11 +92,14 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     if args.model:
         program = with_model(program, graph.name, args.model)
     compiled, config = bind(program, graph, base_dir, args.thread, cassette_source(args, graph))
-    value = None if text is None else {"messages": [{"role": "user", "content": text}]}
-    if text is not None and not args.json:
-        print(f"you: {text}", file=out)
+    value = run_input(graph, text, resuming=args.thread is not None)
+    if not args.json:
+        if args.verbose:
+            show_endpoints(graph, out)
+        if text is not None and "messages" in value:
+            print(f"you: {text}", file=out)
     printer = Transcript(out, quiet=args.json, stream=args.stream and not args.json,
-                         decisions=args.decisions)
+                         decisions=args.decisions, full=args.verbose)
     result = drive(compiled, value, config, printer)
     code = finish(result, args, out, config, printer)
     if not args.json:
@@ -128,6 +133,34 @@ def readable(what: str, path: str) -> None:
             f.read(1)
     except OSError as exc:
         raise UsageError(f"cannot read {what} {path!r}: {exc.strerror or exc}") from None
+
+
+def run_input(graph: Any, text: str | None, resuming: bool) -> Any:
+    """The run's input: a user message for graphs with `messages`; for other graphs the
+    text is their input state as a JSON object (or nothing: the channels' defaults)."""
+    if any(c.name == "messages" for c in graph.state):
+        return None if text is None else {"messages": [{"role": "user", "content": text}]}
+    if text is None:
+        return None if resuming else {}
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        names = ", ".join(c.name for c in graph.state if c.input) or "none"
+        raise UsageError(f"`{graph.name}` has no `messages` channel, so its input is a JSON "
+                         f"object of its state channels ({names}), e.g. --input "
+                         f"'{{\"{next((c.name for c in graph.state if c.input), 'key')}\": …}}'")
+    return value
+
+
+def show_endpoints(graph: Any, out: TextIO) -> None:
+    """A3: where this agent's model calls go (never the key itself)."""
+    agent = getattr(graph, "agent", None)
+    if agent is None:
+        return
+    from agentc.stdlib.providers.registry import endpoint_for
+    print(f"model {agent.model.spec}: {endpoint_for(agent.model)}", file=out)
 
 
 def read_input(args: argparse.Namespace) -> str | None:
@@ -254,9 +287,9 @@ class Transcript:
     and with `stream` the model's text and tool-call arguments as they arrive."""
 
     def __init__(self, out: TextIO, *, quiet: bool, stream: bool,
-                 decisions: str | None = None) -> None:
+                 decisions: str | None = None, full: bool = False) -> None:
         from agentc.terminal_review import DecisionsFile
-        self.out, self.quiet, self.stream = out, quiet, stream
+        self.out, self.quiet, self.stream, self.full = out, quiet, stream, full
         try:
             self.decisions = DecisionsFile(decisions) if decisions else None
         except ValueError as exc:
@@ -305,12 +338,25 @@ class Transcript:
 
     def update(self, step: int, node: str, update: dict[str, Any]) -> None:
         took = self.took_ms(step, node)
+        self.state_writes(node, update, took)
         for m in update.get("messages") or []:
             key = getattr(m, "id", None) or str(id(m))
             if key in self.seen or getattr(m, "type", None) in (None, "remove", "human"):
                 continue
             self.seen.add(key)
             self.message(m, node, took)
+
+    def state_writes(self, node: str, update: dict[str, Any], took: float | None) -> None:
+        """Writes to channels other than `messages` (a graph block's state), one line each."""
+        writes = {k: v for k, v in update.items()
+                  if k not in ("messages", "structured_response") and not k.startswith("_")}
+        if self.quiet or not writes:
+            return
+        for key, value in writes.items():
+            print(f"{node} → {key} = {clip(_show(value), self.full)}", file=self.out)
+        if "messages" not in update:
+            timing = f" · {took:.1f} ms" if took is not None else ""
+            print(f"  [{node}{timing}]", file=self.out)
 
     def message(self, m: Any, node: str, took: float | None) -> None:
         if m.type == "ai":
@@ -323,7 +369,7 @@ class Transcript:
             return
         shown = self.live.end() if m.type == "ai" else LiveShown()
         for line in render_message(m, shown):
-            print(line, file=self.out)
+            print(clip(line, self.full), file=self.out)
         timing = f" · {took:.1f} ms" if took is not None else ""
         print(f"  [{node}{timing}{_usage(m)}]", file=self.out)
 
@@ -416,6 +462,15 @@ def render_message(m: Any, shown: LiveShown | None = None) -> list[str]:
         mark = " (error)" if m.status == "error" else ""
         return [f"tool {m.name or ''}{mark}: {_show(m.content)}"]
     return [f"{m.type}: {_show(m.content)}"]
+
+
+CLIP = 300  # characters of a message or value shown unless --verbose
+
+
+def clip(text: str, full: bool = False) -> str:
+    if full or len(text) <= CLIP:
+        return text
+    return f"{text[:CLIP]}… (+{len(text) - CLIP} characters; --verbose shows all)"
 
 
 def _args(args: dict[str, Any]) -> str:

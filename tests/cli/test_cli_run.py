@@ -182,3 +182,64 @@ def test_record_and_replay_an_agent_used_as_a_tool(workdir, capsys):
     live = capsys.readouterr().out
     assert main(argv + ["--replay", str(tape)]) == 0
     assert "The helper says five." in capsys.readouterr().out and "tool helper: five" in live
+
+
+GRAPH = '''agentc 1
+use "./steps.py" as steps
+
+graph count {
+  state {
+    n: int = 0
+    log: list[str] = [] reduce append
+  }
+  node bump = python(steps.bump)
+  edge START -> bump
+  edge bump -> bump when n < 3
+  edge bump -> END otherwise
+}
+'''
+STEPS = '''
+def bump(state):
+    """Count one more."""
+    return {"n": state["n"] + 1, "log": [f"bumped to {state['n'] + 1}"]}
+'''
+
+
+def graph_file(where):
+    (where / "steps.py").write_text(STEPS)
+    path = where / "count.agent"
+    path.write_text(GRAPH)
+    return path
+
+
+def test_graph_block_run_shows_each_state_write(workdir, capsys):
+    assert main(["run", str(graph_file(workdir)), "--input", "{}"]) == 0
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if line.startswith("bump → n")] == [
+        "bump → n = 1", "bump → n = 2", "bump → n = 3"]
+    assert 'bump → log = ["bumped to 3"]' in out
+
+
+def test_graph_block_input_is_a_json_object_of_its_channels(workdir, capsys):
+    assert main(["run", str(graph_file(workdir)), "--input", '{"n": 2}']) == 0
+    out = capsys.readouterr().out
+    assert "bump → n = 3" in out and "bump → n = 1" not in out
+
+
+def test_graph_block_refuses_text_input_with_a_hint(workdir, capsys):
+    assert main(["run", str(graph_file(workdir)), "--input", "hello"]) == 2
+    err = capsys.readouterr().err
+    assert "has no `messages` channel" in err and "n, log" in err
+
+
+def test_long_values_are_clipped_unless_verbose(workdir, capsys):
+    reply = {"tool_calls": [{"name": "echo", "args": {"text": "x" * 1000}, "id": "e1"}]}
+    (workdir / "echo.py").write_text('def echo(text: str) -> str:\n    """Echo."""\n'
+                                     '    return text\n')
+    path = workdir / "echo.agent"
+    path.write_text('use "./echo.py" as e\nagent a {\n  model "scripted" { replies: ['
+                    + json.dumps(reply) + ', "done"] }\n  tools [e.echo]\n}\n')
+    assert main(["run", str(path), "--input", "go"]) == 0
+    assert "characters; --verbose shows all" in capsys.readouterr().out
+    assert main(["run", str(path), "--input", "go", "--verbose"]) == 0
+    assert "tool echo: " + "x" * 1000 in capsys.readouterr().out
