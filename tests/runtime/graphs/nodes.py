@@ -295,7 +295,7 @@ def inc_and_record(state):
 def which_thread(state):
     CALLS.append(threading.get_ident())
     if KNOBS.get("slow"):
-        time.sleep(0.001)
+        time.sleep(0.02)
     return {"n": state["n"] + 1, "log": [str(state["n"])]}
 
 
