@@ -16,19 +16,16 @@ from __future__ import annotations
 
 import json
 import warnings
-from typing import TYPE_CHECKING, Any, AsyncIterator
+from typing import Any, AsyncIterator
 
 from ..messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage, \
     UsageMetadata
-from ._http import ProviderError, ProviderStreamError, iter_sse, open_response, post_json
+from ._http import ProviderError, ProviderStreamError, iter_sse, open_response
 from .assemble import parse_tool_call, split_calls
 from .base import MessageDelta, ModelProfile, ModelRequest, ToolCallChunk, ToolDefinition
 from .openai import close_schema
-from .profiles import profile_for
-from .settings import AuthStyle, ModelSettings, settings_from_spec
-
-if TYPE_CHECKING:
-    from ...compiler.ir import ModelSpec
+from .http_model import HttpChatModel
+from .settings import AuthStyle
 
 PATH = "v1/messages"
 API_VERSION = "2023-06-01"
@@ -40,30 +37,11 @@ class SystemMessagePlacementError(ProviderError):
     """B9: a system message later in the history that Anthropic cannot take there."""
 
 
-class AnthropicChatModel:
-    def __init__(self, settings: ModelSettings, profile: ModelProfile | None = None) -> None:
-        self.provider = settings.provider
-        self.name = settings.name
-        self.profile = profile or profile_for(settings.provider, settings.name)
-        self._settings = settings
+class AnthropicChatModel(HttpChatModel):
+    PATH = PATH
+    AUTH = AUTH
 
-    @classmethod
-    def from_spec(cls, spec: "ModelSpec", base_dir: str = ".") -> "AnthropicChatModel":
-        return cls(settings_from_spec(spec, AUTH))
-
-    def __repr__(self) -> str:
-        return f"AnthropicChatModel(provider={self.provider!r}, name={self.name!r})"
-
-    @property
-    def endpoint_url(self) -> str:
-        return self._settings.endpoint.url(PATH)
-
-    def describe(self) -> str:
-        return (f"{self.provider}:{self.name} → POST {self.endpoint_url}"
-                f" (key from ${self._settings.api_key_env})")
-
-    async def generate(self, request: ModelRequest) -> AIMessage:
-        data = await post_json(self._settings.endpoint, PATH, self.body(request, stream=False))
+    def parse(self, data: dict[str, Any]) -> AIMessage:
         return parse_message(self.provider, data)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[MessageDelta]:

@@ -12,50 +12,27 @@ a stream that ends before it finished is a `ProviderStreamError`.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, AsyncIterator
+from typing import Any, AsyncIterator
 
 from ..messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage, \
     UsageMetadata
-from ._http import ProviderError, ProviderStreamError, iter_sse, open_response, post_json
+from ._http import ProviderError, ProviderStreamError, iter_sse, open_response
 from .assemble import parse_tool_call, split_calls
-from .base import MessageDelta, ModelProfile, ModelRequest, ToolCallChunk, ToolDefinition
-from .profiles import profile_for
-from .settings import AuthStyle, ModelSettings, settings_from_spec
-
-if TYPE_CHECKING:
-    from ...compiler.ir import ModelSpec
+from .base import MessageDelta, ModelRequest, ToolCallChunk, ToolDefinition
+from .http_model import HttpChatModel
+from .settings import AuthStyle
 
 PATH = "chat/completions"
 AUTH = AuthStyle("authorization", bearer=True)
 
 
-class OpenAIChatModel:
+class OpenAIChatModel(HttpChatModel):
     """A chat-completions model; `describe()` says where its calls go (A3)."""
 
-    def __init__(self, settings: ModelSettings, profile: ModelProfile | None = None) -> None:
-        self.provider = settings.provider
-        self.name = settings.name
-        self.profile = profile or profile_for(settings.provider, settings.name)
-        self._settings = settings
+    PATH = PATH
+    AUTH = AUTH
 
-    @classmethod
-    def from_spec(cls, spec: "ModelSpec", base_dir: str = ".") -> "OpenAIChatModel":
-        return cls(settings_from_spec(spec, AUTH))
-
-    def __repr__(self) -> str:
-        return f"OpenAIChatModel(provider={self.provider!r}, name={self.name!r})"
-
-    @property
-    def endpoint_url(self) -> str:
-        return self._settings.endpoint.url(PATH)
-
-    def describe(self) -> str:
-        key = self._settings.api_key_env
-        return (f"{self.provider}:{self.name} → POST {self.endpoint_url}"
-                + (f" (key from ${key})" if key else " (no key)"))
-
-    async def generate(self, request: ModelRequest) -> AIMessage:
-        data = await post_json(self._settings.endpoint, PATH, self.body(request, stream=False))
+    def parse(self, data: dict[str, Any]) -> AIMessage:
         return parse_completion(self.provider, data)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[MessageDelta]:
