@@ -164,27 +164,36 @@ def _render(result: Any) -> str:
         return "\n".join(str(d) for d in result.diagnostics)
 
 
-def bind(program: Any, name: str, base_dir: str, checkpointer: Any = None) -> Any:
-    """The graph compiled; its own `checkpoint …` declaration applies unless one is given."""
+def bind(program: Any, name: str, base_dir: str, checkpointer: Any = None,
+         store: Any = None) -> Any:
+    """The graph compiled; its own `checkpoint …` and `store …` statements apply unless a
+    checkpointer / long-term store (I1) is given."""
     from agentc import runtime
 
+    graph = program.graph(name)
     if checkpointer is None:
-        checkpointer = runtime.store_for(program.graph(name).checkpoint, base_dir)
-    return runtime.compile(program, name, checkpointer=checkpointer, base_dir=base_dir)
+        checkpointer = runtime.store_for(graph.checkpoint, base_dir)
+    if store is None:
+        store = runtime.open_store(graph.store, base_dir)
+    return runtime.compile(program, name, checkpointer=checkpointer, store=store,
+                           base_dir=base_dir)
 
 
-def load(path: str | Path, *, checkpointer: Any = None) -> dict[str, Any]:
+def load(path: str | Path, *, checkpointer: Any = None, store: Any = None) -> dict[str, Any]:
     """Every graph of the file, compiled (agents through the create_agent template)."""
     program = compile_program(path)
     base_dir = str(Path(path).resolve().parent)
-    return {g.name: bind(program, g.name, base_dir, checkpointer) for g in program.graphs}
+    return {g.name: bind(program, g.name, base_dir, checkpointer, store)
+            for g in program.graphs}
 
 
-def load_agent(path: str | Path, name: str | None = None, *, checkpointer: Any = None) -> Any:
-    """One graph of the file: `name`, or the only (else the first `agent`) graph."""
+def load_agent(path: str | Path, name: str | None = None, *, checkpointer: Any = None,
+               store: Any = None) -> Any:
+    """One graph of the file: `name`, or the only (else the first `agent`) graph. `store`:
+    the long-term store its tools and middleware use (I1), else the file's `store …`."""
     program = compile_program(path)
     graph = pick_graph(program, name, str(path))
-    return bind(program, graph.name, str(Path(path).resolve().parent), checkpointer)
+    return bind(program, graph.name, str(Path(path).resolve().parent), checkpointer, store)
 
 
 def pick_graph(program: Any, name: str | None, path: str) -> Any:

@@ -229,12 +229,14 @@ def bind(program: Any, graph: Any, base_dir: str, thread: str | None,
     if store is None and thread:
         raise UsageError(f"`--thread` needs saved state, but `{graph.name}` says "
                          "`checkpoint none`; remove that line or drop --thread")
+    memory = runtime.open_store(graph.store, base_dir)  # I1: none unless the file says so
     if source is None:
-        compiled = runtime.compile(program, graph.name, checkpointer=store, base_dir=base_dir)
+        compiled = runtime.compile(program, graph.name, checkpointer=store, store=memory,
+                                   base_dir=base_dir)
     else:
         from agentc.stdlib.agent import model_source
         with model_source(source):
-            compiled = runtime.compile(program, graph.name, checkpointer=store,
+            compiled = runtime.compile(program, graph.name, checkpointer=store, store=memory,
                                        base_dir=base_dir)
     thread_id = thread or (uuid.uuid4().hex[:12] if store is not None else None)
     return compiled, runtime.RunConfig(thread_id=thread_id)

@@ -308,6 +308,13 @@ def _fact_checkpoint(graph: ir.Graph) -> FactValue | None:
     return FactValue({"kind": spec.kind.value}, spec.span, "checkpoint")
 
 
+def _fact_store(graph: ir.Graph) -> FactValue | None:
+    spec = graph.store  # I1: the long-term store the file gives its tools and middleware
+    if spec is None or spec.kind is ir.StoreKind.NONE:
+        return None
+    return FactValue({"kind": spec.kind.value}, spec.span, "store")
+
+
 def _fact_interrupts(graph: ir.Graph) -> FactValue | None:
     if not graph.interrupts:
         return None
@@ -344,6 +351,7 @@ FACTS: Mapping[str, Extractor] = MappingProxyType({
     "node_timeout": lambda g: _fact_nodes(g, "timeout_s", lambda s: f"{_num(s)} s"),
     "node_retry": lambda g: _fact_nodes(g, "retry", lambda r: f"{r.max_attempts} attempts"),
     "checkpoint": _fact_checkpoint,
+    "store": _fact_store,
     "interrupts": _fact_interrupts,
     "interrupts_unsaved": _fact_interrupts_unsaved,
 })

@@ -41,6 +41,7 @@ NOT_A_HOOK = register_code("not-a-hook", "a Python middleware entry is not a dec
 DUPLICATE_MIDDLEWARE = register_code("duplicate-middleware", "two middleware of one agent share a name")
 REVIEW_NO_CHECKPOINT = register_code("review-without-checkpointer", "human review needs a checkpointer to pause and resume (D9)")
 UNKNOWN_TOOL = register_code("unknown-tool", "a setting names a tool the agent does not have")
+BAD_STORE = register_code("bad-store", "a `store` is not memory, none or sqlite(\"…\")")
 
 AGENT_CHANNELS = ("messages", "jump_to", "structured_response")
 STRATEGIES = tuple(s.value for s in ir.OutputStrategy)
@@ -49,6 +50,9 @@ OUTPUT_OPTIONS: dict[str, Ty] = {
     "tool_message_content": STR,
     "strict": prim("bool"),
 }
+STORE_SETTING = "store"  # I1: `store memory | none | sqlite("…")`, a setting line
+STORE_WORDS = tuple(k.value for k in ir.StoreKind if k is not ir.StoreKind.SQLITE)
+STORE_CALLS = (ir.StoreKind.SQLITE.value,)
 STATEMENT_SETTINGS = ("model", "prompt", "tools", "output", "middleware", "state", "limits",
                       "interrupt", "checkpoint")
 
@@ -71,6 +75,7 @@ def check_agent(ctx: Ctx, agent: ast.AgentDecl) -> Iterator[Diagnostic]:
     for stmt in mws:
         yield from check_middleware(ctx, stmt, body, tools)
     yield from check_duplicate_tools(tools)
+    yield from check_store_settings(body)
     yield from check_interrupt_checkpointer(body)
     yield from check_limit_budgets(ctx, body)
 
@@ -141,12 +146,51 @@ def check_model_stmt(stmt: ast.ModelStmt) -> Iterator[Diagnostic]:
 def check_setting(ctx: Ctx, stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
     template = prelude_decls()["agent"]
     key = stmt.key.text
+    if key == STORE_SETTING:
+        return  # checked by check_store_settings
     param = template.params.get(key)
     if param is None or key in STATEMENT_SETTINGS:
         yield error(UNKNOWN_SETTING, f"agents have no setting `{key}`", stmt.key.span,
                     "unknown setting", help=did_you_mean(key, template.params))
         return
     yield from check_value(stmt.value, param.ty, ctx.value_env())
+
+
+# ---------------------------------------------------------------- the long-term store (I1)
+
+def store_settings(body: tuple) -> list[ast.SettingStmt]:
+    """The `store …` lines of an agent or graph block, in order."""
+    return [s for s in body if isinstance(s, ast.SettingStmt) and s.key.text == STORE_SETTING]
+
+
+def check_store_settings(body: tuple) -> Iterator[Diagnostic]:
+    """`store` (agent and graph blocks): one line, naming memory, none or sqlite("…")."""
+    stmts = store_settings(body)
+    for stmt in stmts[:1]:
+        yield from check_store(stmt)
+    for again in stmts[1:]:
+        yield error(DUPLICATE_SETTING, "`store` is given twice", again.span, "given again here",
+                    secondary=(Label(stmts[0].span, "first given here"),),
+                    help="keep one `store` line")
+
+
+def check_store(stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
+    v = stmt.value
+    if isinstance(v, ast.NoneLit) or (isinstance(v, ast.Ref) and v.dotted in STORE_WORDS):
+        return
+    if isinstance(v, ast.Call) and v.callee.dotted in STORE_CALLS:
+        if len(v.args) == 1 and v.args[0].name is None and isinstance(v.args[0].value,
+                                                                       ast.StringLit):
+            return
+        yield error(BAD_STORE, f"`{v.callee.dotted}(…)` takes one path", v.span,
+                    "expected one string", help="write `store sqlite(\".agentc/memory.db\")`")
+        return
+    yield error(BAD_STORE, "unknown long-term store", v.span,
+                "expected memory, none or sqlite(\"…\")",
+                notes=("I1: tools and middleware read and write the store; the agent "
+                       "loop never does",),
+                help=did_you_mean(v.dotted, STORE_WORDS + STORE_CALLS)
+                if isinstance(v, ast.Ref) else None)
 
 
 # ---------------------------------------------------------------- tools

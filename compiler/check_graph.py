@@ -16,7 +16,7 @@ from . import ir
 from .check import (UNKNOWN_PARAM, check_checkpoint, check_config, check_fields,
                     check_interrupt_checkpointer, check_interrupt_words, check_limits,
                     duplicate_stmts)
-from .check_agent import DUPLICATE_SETTING, check_schema_ref
+from .check_agent import DUPLICATE_SETTING, STORE_SETTING, check_schema_ref, check_store_settings
 from .context import Ctx
 from .models import resolve_model
 from .resolve import MISSING, GraphTarget, declaration, graph_ref, python_ref
@@ -59,6 +59,7 @@ def check_graph(ctx: Ctx, graph: ast.GraphDecl) -> Iterator[Diagnostic]:
     if not any(isinstance(s, ast.EdgeDecl) and s.source.text == "START" for s in body):
         yield error(NO_ENTRY, f"graph `{graph.name.text}` has no entry edge", graph.name.span,
                     "nothing runs first", help="add `edge START -> <first node>`")
+    yield from check_store_settings(body)  # I1
     yield from check_interrupt_checkpointer(body)
 
 
@@ -83,7 +84,7 @@ def _check_stmt(ctx: Ctx, stmt, nodes: dict, fields: set[str]) -> Iterator[Diagn
         yield error(UNKNOWN_PARAM, "graphs take no `middleware` block", stmt.span,
                     "middleware belongs to agent blocks",
                     help="use `hook before <node> = python(…)` in a graph")
-    elif isinstance(stmt, ast.SettingStmt):
+    elif isinstance(stmt, ast.SettingStmt) and stmt.key.text != STORE_SETTING:
         from .check_agent import UNKNOWN_SETTING
         yield error(UNKNOWN_SETTING, f"graphs have no setting `{stmt.key.text}`",
                     stmt.key.span, "unknown setting")

@@ -378,6 +378,22 @@ class CheckpointSpec(Frozen):
     span: SourceSpan | None = None
 
 
+class StoreKind(str, enum.Enum):
+    NONE = "none"
+    MEMORY = "memory"
+    SQLITE = "sqlite"
+
+
+class StoreSpec(Frozen):
+    """`store memory` / `store sqlite("…")` / `store none`: the long-term store that tools
+    and middleware may read and write (I1). The agent loop never touches it; a graph run
+    as a node or tool of another uses the outer run's store."""
+
+    kind: StoreKind
+    path: str | None = None  # the sqlite file, relative to the `.agent` file's directory
+    span: SourceSpan | None = None
+
+
 class GraphKind(str, enum.Enum):
     AGENT = "agent"  # an `agent` block lowered through the create_agent template
     GRAPH = "graph"  # a hand-built `graph` block
@@ -406,6 +422,7 @@ class Graph(Frozen):
     limits: Limits
     checkpoint: CheckpointSpec
     agent: AgentSpec | None = None
+    store: StoreSpec | None = None  # I1: None (no `store` line) and `store none` mean none
     doc: str | None = None
     span: SourceSpan
 

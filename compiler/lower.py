@@ -30,7 +30,7 @@ from .budgets import budget_middleware
 from .decls import instance_name, span_ir
 from .lower_graph import lower_graph
 from .lower_parts import (channel, checkpoint_spec, interrupt_specs, limits_spec, model_spec,
-                          schema_specs, tool_spec)
+                          schema_specs, store_spec, tool_spec)
 from .pyscan import ClassKind, Visibility
 from .resolve import GraphTarget, PyTarget, declaration, graph_ref, python_ref
 from .symbols import FileUnit, SymbolKind
@@ -87,8 +87,11 @@ def _module_spec(use: ast.UseDecl) -> ir.ModuleSpec:
 def _lower_item(low: Lowering, ctx: Ctx, item) -> ir.Graph:
     name = ctx.unit.qualify(item.name.text)
     if isinstance(item, ast.GraphDecl):
-        return lower_graph(ctx, item, name, low)
-    return lower_agent(agent_parts(low, ctx, item, name))
+        graph = lower_graph(ctx, item, name, low)
+    else:
+        graph = lower_agent(agent_parts(low, ctx, item, name))
+    store = store_spec(item.body)  # I1: a setting line of both kinds of block
+    return graph if store is None else graph.model_copy(update={"store": store})
 
 
 # ---------------------------------------------------------------- agent blocks

@@ -1,5 +1,6 @@
 """Lowering helpers shared by agent and graph blocks: models, tools, schemas, channels,
-limits, checkpoints and interrupts. Input: checked AST pieces; output: IR values.
+limits, checkpoints, the long-term store (I1) and interrupts. Input: checked AST pieces;
+output: IR values.
 """
 
 from __future__ import annotations
@@ -164,6 +165,20 @@ def checkpoint_spec(stmt: ast.CheckpointStmt | None) -> ir.CheckpointSpec:
                                  path=v.args[0].value.value, span=span)
     word = "none" if isinstance(v, ast.NoneLit) else v.dotted
     return ir.CheckpointSpec(kind=ir.CheckpointKind(word), span=span)
+
+
+def store_spec(body: tuple) -> ir.StoreSpec | None:
+    """I1: the block's `store …` line (checked: memory, none or sqlite("…")), or None."""
+    stmt = next((s for s in body if isinstance(s, ast.SettingStmt) and s.key.text == "store"),
+                None)
+    if stmt is None:
+        return None
+    v, span = stmt.value, span_ir(stmt.span)
+    if isinstance(v, ast.Call):
+        return ir.StoreSpec(kind=ir.StoreKind(v.callee.dotted), path=v.args[0].value.value,
+                            span=span)
+    word = "none" if isinstance(v, ast.NoneLit) else v.dotted
+    return ir.StoreSpec(kind=ir.StoreKind(word), span=span)
 
 
 def interrupt_specs(body: tuple) -> Iterable[ir.InterruptSpec]:

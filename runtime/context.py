@@ -37,12 +37,13 @@ class TaskContext:
     config: RunConfig
     task_id: str
     ns: str = ""
-    store: Any = None  # the checkpoint store (lent to subgraphs, H3)
+    checkpointer: Any = None  # the checkpoint store (lent to subgraphs, H3)
     resumes: dict[str, Any] = field(default_factory=dict)  # interrupt id → answer
     sink: Sink | None = None
     modes: frozenset[StreamMode] = frozenset()
     asked: int = 0  # interrupt() calls so far in this task
     run_id: str = ""  # one id per invoke/stream call (per-run counters: F8/F9 run limits)
+    store: Any = None  # I1: the long-term store (`runtime.store`, InjectedStore); None: none
 
     def emit(self, mode: str | StreamMode, payload: Any) -> None:
         mode = StreamMode(mode)

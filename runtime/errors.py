@@ -90,3 +90,9 @@ class GraphStructureError(AgentcRuntimeError):
     """A route, goto or Send that names no node of the graph."""
 
     code = "unknown-target"
+
+
+class StoreRequiredError(AgentcRuntimeError, ValueError):
+    """E4 / I1: a tool declares the long-term store (`InjectedStore`) but the run has none."""
+
+    code = "store-required"

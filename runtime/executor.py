@@ -1,8 +1,9 @@
 """The superstep loop: one run of a bound graph, from input (or resume) to END or a pause.
 
-Input: a `BoundGraph`, a `RunSpec` (config, limits, durability, stream sink, store) and
-the caller's input. Output: an `Outcome` (values, pending interrupts), stream events
-through the sink, checkpoints through the store. The loop owns the order of things;
+Input: a `BoundGraph`, a `RunSpec` (config, limits, durability, stream sink, checkpointer,
+long-term store) and the caller's input. Output: an `Outcome` (values, pending interrupts),
+stream events through the sink, checkpoints through the checkpointer (the long-term store
+is only handed to tasks as `ctx.store`: I1, the loop never touches it). The loop owns the order of things;
 planning and write application are the pure functions of `algo`, running a step's tasks is
 `step.StepRunner`, saving is `saver.Saver`, and reading the caller's input (a dict, None,
 a `Command`) is `inputs`.
@@ -45,12 +46,13 @@ class RunSpec:
     modes: frozenset[StreamMode] = frozenset()
     sink: Sink | None = None
     ns: str = ""
-    store: CheckpointStore | None = None
+    checkpointer: CheckpointStore | None = None
     inline_sync: bool = False
     step_timeout: float | None = None
     limit_span: Any = None
     interrupt_before: frozenset[str] = frozenset()
     interrupt_after: frozenset[str] = frozenset()
+    store: Any = None  # I1: the long-term store tasks see as `ctx.store` (not the checkpointer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,7 @@ class Loop:
         self.run_steps = 0
         self._view: Mapping[str, Any] | None = None
         debug = self.debug if spec.sink is not None and StreamMode.DEBUG in spec.modes else None
-        self.saver = Saver(spec.store, spec.config.thread_id, spec.ns, spec.durability, debug)
+        self.saver = Saver(spec.checkpointer, spec.config.thread_id, spec.ns, spec.durability, debug)
         self.runner = StepRunner(StepEnv(bound, spec, self.run_id, self.channels, debug))
 
     @property
@@ -256,7 +258,8 @@ class Loop:
     def route(self, branch: BoundBranch, view: Mapping[str, Any]) -> Any:
         """A router's answer (awaitable when the router is async)."""
         c = branch.router
-        ctx = TaskContext(self.step, branch.source, self.s.config, "", self.s.ns)
+        ctx = TaskContext(self.step, branch.source, self.s.config, "", self.s.ns,
+                          store=self.s.store)
         return call_sync(c.fn, (view, ctx) if c.wants_ctx else (view,), ctx)
 
     # ---- one step

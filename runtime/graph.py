@@ -1,7 +1,8 @@
 """The public API: `compile(program, graph)` → `CompiledGraph` with invoke / ainvoke /
 stream / astream and the state calls (get_state, get_state_history, update_state).
 
-Input: an `ir.Program`, a graph name, an optional `CheckpointStore`. Output: results as
+Input: an `ir.Program`, a graph name, an optional `CheckpointStore` and an optional
+long-term `Store` (I1). Output: results as
 plain dicts of output channels (+ `__interrupt__` when paused by `interrupt()`), or typed
 events. One async core (`run`); the sync API is one adapter: with no event loop running
 in the calling thread it drives a private per-thread loop (and runs a lone sync task
@@ -23,6 +24,7 @@ from agentc.runtime.checkpoint import Checkpoint, CheckpointSource, CheckpointSt
 from agentc.runtime.errors import CheckpointerRequiredError, GraphStructureError, InvalidUpdateError
 from agentc.runtime.events import Event
 from agentc.runtime.executor import Loop, Outcome, RunSpec
+from agentc.runtime.store import Store
 from agentc.runtime.types import Durability, Interrupt, RunConfig, StreamMode
 
 INTERRUPT_KEY = "__interrupt__"
@@ -45,9 +47,13 @@ class StateSnapshot:
 
 
 def compile(program: ir.Program, graph: str, *, checkpointer: CheckpointStore | None = None,
-            base_dir: str = ".") -> "CompiledGraph":
-    """Bind `graph` of `program` (imports every ImportRef once) into a runnable graph."""
-    return CompiledGraph(program, graph, checkpointer=checkpointer, base_dir=base_dir)
+            store: Store | None = None, base_dir: str = ".") -> "CompiledGraph":
+    """Bind `graph` of `program` (imports every ImportRef once) into a runnable graph.
+
+    `store` is the long-term store its tasks see as `ctx.store` (I1: none by default; the
+    graph's own `store …` statement is opened by the caller, as `agentc.api` does)."""
+    return CompiledGraph(program, graph, checkpointer=checkpointer, store=store,
+                         base_dir=base_dir)
 
 
 def store_for(spec: ir.CheckpointSpec, base_dir: str = ".") -> CheckpointStore | None:
@@ -66,13 +72,14 @@ def store_for(spec: ir.CheckpointSpec, base_dir: str = ".") -> CheckpointStore |
 
 class CompiledGraph:
     def __init__(self, program: ir.Program, graph: str, *,
-                 checkpointer: CheckpointStore | None = None, base_dir: str = ".",
-                 env: Env | None = None) -> None:
+                 checkpointer: CheckpointStore | None = None, store: Store | None = None,
+                 base_dir: str = ".", env: Env | None = None) -> None:
         self.program = program
         self.graph = program.graph(graph)
         self.env = env or Env(program, base_dir, self._compile_sibling)
         self.bound: BoundGraph = bind_graph(program, self.graph, self.env)
         self.checkpointer = checkpointer
+        self.store = store  # I1: separate from the checkpointer; lent to subgraphs and agent tools
         limits = self.graph.limits
         self.limit = int(limits.steps.value)
         self.step_timeout = float(limits.step_timeout_s.value) if limits.step_timeout_s else None
@@ -92,11 +99,13 @@ class CompiledGraph:
 
     def spec(self, config: RunConfig | None, *, durability: Durability = Durability.ASYNC,
              modes: frozenset[StreamMode] = frozenset(), sink: Any = None, ns: str = "",
-             store: CheckpointStore | None = None, inline_sync: bool = False,
-             breakpoints: Breakpoints | None = None) -> RunSpec:
+             checkpointer: CheckpointStore | None = None, inline_sync: bool = False,
+             breakpoints: Breakpoints | None = None, store: Store | None = None) -> RunSpec:
+        """One run's settings. `checkpointer` / `store` given (a parent lending its own to a
+        subgraph, H3 / I1) replace the graph's."""
         config = config or RunConfig()
-        store = store if store is not None else self.checkpointer
-        if store is not None and config.thread_id is None and not ns:
+        saver = checkpointer if checkpointer is not None else self.checkpointer
+        if saver is not None and config.thread_id is None and not ns:
             raise CheckpointerRequiredError(
                 f"graph `{self.name}` has a checkpointer, so a run needs a thread id (F10)",
                 help="pass RunConfig(thread_id=\"…\")")
@@ -105,9 +114,9 @@ class CompiledGraph:
         if breakpoints is not None:
             before = self._nodes_named(breakpoints.before, before, "interrupt_before")
             after = self._nodes_named(breakpoints.after, after, "interrupt_after")
-        return RunSpec(config, limit, Durability(durability), modes, sink, ns, store,
+        return RunSpec(config, limit, Durability(durability), modes, sink, ns, saver,
                        inline_sync, self.step_timeout, self.graph.limits.steps.span,
-                       before, after)
+                       before, after, store if store is not None else self.store)
 
     def _nodes_named(self, names: Iterable[str] | str | None, default: frozenset[str],
                      what: str) -> frozenset[str]:

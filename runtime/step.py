@@ -170,8 +170,8 @@ class StepRunner:
         env = self.env
         node = env.bound.nodes[task.node]
         s = env.spec
-        ctx = TaskContext(step, task.node, s.config, task.id, s.ns, s.store, resumes, s.sink,
-                          s.modes, run_id=env.run_id)
+        ctx = TaskContext(step, task.node, s.config, task.id, s.ns, s.checkpointer, resumes,
+                          s.sink, s.modes, run_id=env.run_id, store=s.store)
         state = view if task.arg is MISSING else task.arg
         attempt = 0
         while True:

@@ -3,7 +3,8 @@
 Input: `NodeSpec.config {"graph": "<name>"}`. Output: the child's output channels that the
 parent also has, as the node's update. The child keeps its own bound recursion limit (H2:
 the parent's run limit does not apply) and saves into the parent's store under its own
-namespace `node:task` (H3: same saver, not the same history). A child's interrupts pause
+namespace `node:task` (H3: same saver, not the same history); its tasks see the parent's
+long-term store (I1). A child's interrupts pause
 the parent; resuming the parent re-runs this task, which resumes the child.
 """
 
@@ -34,12 +35,13 @@ def subgraph_node(spec: Any, graph: Any, env: Any) -> Any:
         ns = f"{ctx.ns}|{ctx.node}:{ctx.task_id}" if ctx.ns else f"{ctx.node}:{ctx.task_id}"
         config = RunConfig(thread_id=ctx.config.thread_id, configurable=ctx.config.configurable,
                            tags=ctx.config.tags)  # recursion_limit None: the child's own (H2)
-        store = ctx.store if ctx.config.thread_id is not None else None
+        saver = ctx.checkpointer if ctx.config.thread_id is not None else None
         value: Any = {k: v for k, v in state.items() if k in child.bound.input_channels}
-        if store is not None and _has_pending(store, ctx.config.thread_id, ns):
+        if saver is not None and _has_pending(saver, ctx.config.thread_id, ns):
             value = Command(resume=ResumeMap(ctx.resumes)) if ctx.resumes else None
         sink = _forward(ctx) if ctx.sink is not None and ctx.modes & _FORWARDED else None
-        spec_ = child.spec(config, modes=ctx.modes & _FORWARDED, sink=sink, ns=ns, store=store)
+        spec_ = child.spec(config, modes=ctx.modes & _FORWARDED, sink=sink, ns=ns,
+                           checkpointer=saver, store=ctx.store)  # I1: the parent's store
         try:
             outcome = await child.run(value, spec_)
         except ParentCommand as pc:

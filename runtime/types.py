@@ -72,7 +72,7 @@ class RunContext(Protocol):
     step: int
     node: str
     config: RunConfig
-    store: Any
+    store: Any  # I1: the run's long-term store (`runtime/store.py`), or None; not the checkpointer
 
     def emit(self, mode: str, payload: Any) -> None:
         """Send a stream event (`messages` deltas, `custom` values) to stream readers."""

@@ -193,13 +193,13 @@ async def run_child(child: Any, value: Any, runtime: ToolRuntime, lent: bool) ->
     own = f"{ctx.node}:{ctx.task_id}:{runtime.tool_call_id or ''}"
     ns = f"{ctx.ns}|{own}" if ctx.ns else own
     thread = ctx.config.thread_id
-    store = ctx.store if lent and thread is not None else None
+    saver = ctx.checkpointer if lent and thread is not None else None
     config = RunConfig(thread_id=thread, configurable=ctx.config.configurable,
                        tags=ctx.config.tags)  # recursion_limit None: the child's own (H2)
-    if store is not None and (last := store.get(thread, ns)) is not None and last.next:
+    if saver is not None and (last := saver.get(thread, ns)) is not None and last.next:
         value = Command(resume=ResumeMap(ctx.resumes)) if ctx.resumes else None
     run_spec = child.spec(config, modes=ctx.modes & _FORWARDED, sink=_forward(ctx, own),
-                          ns=ns, store=store)
+                          ns=ns, checkpointer=saver, store=ctx.store)  # I1: parent's store
     outcome = await child.run(value, run_spec)
     if outcome.paused:
         raise GraphInterrupt(outcome.interrupts)

@@ -10,7 +10,9 @@ Invariants (each cites its seat):
   refused when the tool is built.
 - E4: parameters annotated `InjectedState`, `InjectedStore`, `InjectedToolCallId` or typed
   `ToolRuntime` are hidden from the model's schema and filled in just before the call; a
-  value the model supplied for one of them is dropped.
+  value the model supplied for one of them is dropped. The store is the run's long-term
+  store (I1, `runtime/store.py`), never the checkpointer; a tool declaring `InjectedStore`
+  in a run without one fails the run (`StoreRequiredError`); `ToolRuntime.store` is None.
 - E2: the model's arguments are validated before the call; a failure is answered with an
   error `ToolMessage` that lists only model-controlled arguments.
 - E3: any other exception stops the run, except a `ToolException` from a tool that sets
@@ -32,6 +34,7 @@ from typing import Annotated, Any, Callable, Literal, Mapping, get_args, get_ori
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from ..compiler.ir import InjectedArg, InjectedKind
+from ..runtime.errors import StoreRequiredError
 from ..runtime.types import Command, CommandGraph, RunConfig
 from .messages import REMOVE_ALL_MESSAGES, RemoveMessage, ToolCall, ToolMessage, \
     coerce_messages
@@ -79,6 +82,8 @@ class InjectedState(_Marker):
 
 
 class InjectedStore(_Marker):
+    """`Annotated[Store, InjectedStore]`: the run's long-term store (I1; required, E4)."""
+
     kind = InjectedKind.STORE
 
 
@@ -93,7 +98,7 @@ class ToolRuntime:
     state: Mapping[str, Any]
     tool_call_id: str | None
     config: RunConfig
-    store: Any = None
+    store: Any = None  # I1: the run's long-term store, or None
     context: Any = None  # the task's RunContext
 
     def emit(self, payload: Any) -> None:
@@ -304,10 +309,7 @@ def inject(t: Tool, call: ToolCall, env: CallEnv) -> dict[str, Any]:
         if arg.kind is InjectedKind.STATE:
             values[arg.param] = _state_value(env.state, arg)
         elif arg.kind is InjectedKind.STORE:
-            if env.store is None:  # E4: a tool that declares a store fails without one
-                raise ValueError(f"tool `{t.name}` asks for the store (InjectedStore) but "
-                                 "the run has none; configure a store")
-            values[arg.param] = env.store
+            values[arg.param] = _store_for(t, arg, env)
         elif arg.kind is InjectedKind.TOOL_CALL_ID:
             values[arg.param] = call.id
         else:
@@ -315,6 +317,18 @@ def inject(t: Tool, call: ToolCall, env: CallEnv) -> dict[str, Any]:
                                             config=env.config, store=env.store,
                                             context=env.context)
     return values
+
+
+def _store_for(t: Tool, arg: InjectedArg, env: CallEnv) -> Any:
+    """E4 / I1: the run's long-term store; a tool that declares one fails without it."""
+    if env.store is None:
+        raise StoreRequiredError(
+            f"tool `{t.name}` asks for the long-term store (parameter `{arg.param}`, "
+            "InjectedStore), but this run has none",
+            help="add `store memory` or `store sqlite(\".agentc/memory.db\")` to the agent "
+                 "that is run (an agent used as a tool or node uses the outer run's store), "
+                 "or pass store=… to agentc.load_agent / runtime.compile")
+    return env.store
 
 
 def _state_value(state: Mapping[str, Any], arg: InjectedArg) -> Any:

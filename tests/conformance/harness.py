@@ -54,6 +54,7 @@ class Scenario:
     extra_input: dict[str, Any] = field(default_factory=dict)
     steps: int | None = None
     checkpoint: bool = False
+    store: bool = False  # I1: a long-term store (LangGraph's InMemoryStore / `store memory`)
     interrupt_before_tools: bool = False
     model_name: str | None = None
     profile: dict[str, Any] | None = None
@@ -70,6 +71,7 @@ class Trace:
     interrupts: list[Any] = field(default_factory=list)
     error: str | None = None
     error_mro: tuple[str, ...] = ()  # agentc: the class names the error is an instance of
+    stored: list[Any] = field(default_factory=list)  # I1: (namespace, key, value) after the run
 
 
 def same_error(expected: Trace, got: Trace) -> bool:
@@ -106,6 +108,13 @@ def norm_message(m: Any) -> dict[str, Any]:
         out.update(tool_call_id=m.tool_call_id, status=m.status, name=m.name,
                    artifact=m.artifact)
     return out
+
+
+def dump_store(store: Any) -> list[Any]:
+    """Every item of a long-term store (LangGraph's or agentc's), in the store's order."""
+    if store is None:
+        return []
+    return [(list(i.namespace), i.key, i.value) for i in store.search((), limit=10_000)]
 
 
 def norm_structured(value: Any) -> Any:
@@ -209,13 +218,16 @@ def lc_model(sc: Scenario, calls: list[dict[str, Any]]) -> Any:
 def run_langchain(sc: Scenario) -> Trace:
     from langchain.agents import create_agent
     from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.store.memory import InMemoryStore
 
     calls: list[dict[str, Any]] = []
     tools = lc_tools(sc.tools) + list(sc.provider_tools)
+    store = InMemoryStore() if sc.store else None
     agent = create_agent(lc_model(sc, calls), tools=tools, system_prompt=sc.prompt,
                          response_format=lc_output(sc.output),
                          checkpointer=InMemorySaver() if sc.checkpoint else None,
-                         interrupt_before=["tools"] if sc.interrupt_before_tools else None)
+                         interrupt_before=["tools"] if sc.interrupt_before_tools else None,
+                         store=store)
     config: dict[str, Any] = {"configurable": {"thread_id": "t1"}}
     if sc.steps is not None:
         config["recursion_limit"] = sc.steps
@@ -228,6 +240,7 @@ def run_langchain(sc: Scenario) -> Trace:
         fill(trace, result)
     except Exception as exc:  # the failure is part of the trace
         trace.error = SAME_FAILURE.get(type(exc).__name__, type(exc).__name__)
+    trace.stored = dump_store(store)
     return finish(trace)
 
 
@@ -287,6 +300,8 @@ def agent_text(sc: Scenario) -> str:
     if sc.interrupt_before_tools:
         body.append("  interrupt before tools")
     body.append("  checkpoint memory" if sc.checkpoint else "  checkpoint none")
+    if sc.store:
+        body.append("  store memory")
     schemas = declared_schemas(sc.output) if sc.output and sc.output.declared else ""
     return (f'agentc 1\nuse "{TOOLKIT}" as kit\n{schemas}\nagent conf {{\n' +
             "\n".join(body) + "\n}\n")
@@ -326,6 +341,7 @@ def run_agentc(sc: Scenario, tmp: Path) -> Trace:
     scripted.CREATED.clear()
     config = RunConfig(thread_id="t1", recursion_limit=None)
     trace = Trace()
+    graph = None
     try:
         graph = load_agent(path)
         result = None
@@ -336,6 +352,7 @@ def run_agentc(sc: Scenario, tmp: Path) -> Trace:
     except Exception as exc:
         trace.error = type(exc).__name__
         trace.error_mro = tuple(c.__name__ for c in type(exc).__mro__)
+    trace.stored = dump_store(getattr(graph, "store", None))
     trace.calls = [norm_call(list(r.messages), [(t.name, clean(t.description)) for t in r.tools] +
                              list(r.provider_tools), r.tool_choice,
                              r.response_format.name if r.response_format else None)

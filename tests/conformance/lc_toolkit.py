@@ -1,11 +1,11 @@
 """LangChain twins of the toolkit tools whose types are LangChain's own (injection markers,
 Command, ToolException). Imported only by the LangChain side of the harness."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import InjectedToolCallId, StructuredTool, ToolException
-from langgraph.prebuilt import InjectedState
+from langgraph.prebuilt import InjectedState, InjectedStore, ToolRuntime
 from langgraph.types import Command
 
 
@@ -41,7 +41,24 @@ def ask_human(question: str) -> str:
     return str(interrupt(question))
 
 
+def remember(user: str, fact: str, store: Annotated[Any, InjectedStore]) -> str:
+    """Remember a fact about a user for later conversations."""
+    store.put(("memories", user), fact, {"fact": fact})
+    return "saved"
+
+
+def recall(user: str, store: Annotated[Any, InjectedStore]) -> str:
+    """Recall the facts known about a user."""
+    return ", ".join(i.value["fact"] for i in store.search(("memories", user))) or "nothing"
+
+
+def has_store(runtime: ToolRuntime) -> str:
+    """Say whether this run has a long-term store."""
+    return "no store" if runtime.store is None else "a store"
+
+
 TWINS = {
+    "remember": remember, "recall": recall, "has_store": has_store,
     "ask_human": ask_human,
     "count_messages": count_messages, "who_called": who_called, "set_flag": set_flag,
     "bad_command": bad_command,

@@ -37,9 +37,6 @@ OTHER: dict[str, tuple[str, str, str]] = {
     "A9": (OFFLINE, "", "MCP"), "A10": (OFFLINE, "", "MCP"), "B10": (OFFLINE, "", "MCP"),
     "E12": (OFFLINE, "", "MCP"), "H5": (OFFLINE, "", "MCP"),
     "D22": (OFFLINE, "", "MCP"), "D23": (OFFLINE, "", "MCP"),
-    "I1": ("not yet", "", "no long-term store: the agent loop writes nothing to long-term "
-           "memory (the default answer holds), but there is no key-value store for tools; "
-           "`InjectedStore` receives the run's checkpoint store"),
 }
 
 

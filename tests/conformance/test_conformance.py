@@ -37,3 +37,4 @@ def test_scenario(sc, tmp_path):
     assert got.keys == expected.keys
     assert got.interrupts == expected.interrupts
     assert got.calls == expected.calls
+    assert got.stored == expected.stored  # I1: what the run left in the long-term store

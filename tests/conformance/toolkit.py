@@ -15,7 +15,8 @@ from typing_extensions import TypedDict
 
 from agentc.runtime.types import Command
 from agentc.stdlib.messages import ToolMessage
-from agentc.stdlib.tools import InjectedState, InjectedToolCallId, ToolException, tool
+from agentc.stdlib.tools import (InjectedState, InjectedStore, InjectedToolCallId,
+                                 ToolException, ToolRuntime, tool)
 
 
 def add(a: int, b: int) -> int:
@@ -112,6 +113,22 @@ def set_flag(value: str, call_id: Annotated[str, InjectedToolCallId]) -> Command
 def bad_command(value: str) -> Command:
     """Return a Command that does not answer its call."""
     return Command(update={"messages": []})
+
+
+def remember(user: str, fact: str, store: Annotated[Any, InjectedStore]) -> str:
+    """Remember a fact about a user for later conversations."""
+    store.put(("memories", user), fact, {"fact": fact})
+    return "saved"
+
+
+def recall(user: str, store: Annotated[Any, InjectedStore]) -> str:
+    """Recall the facts known about a user."""
+    return ", ".join(i.value["fact"] for i in store.search(("memories", user))) or "nothing"
+
+
+def has_store(runtime: ToolRuntime) -> str:
+    """Say whether this run has a long-term store."""
+    return "no store" if runtime.store is None else "a store"
 
 
 class Answer(BaseModel):
