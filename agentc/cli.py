@@ -8,6 +8,7 @@ Exit codes: 0 clean, 1 errors in the user's files or the run, 2 usage or unreada
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 
@@ -36,6 +37,9 @@ def build_parser(chosen: str | None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. `argv` None means this process is `agentc` itself (the console
+    script or `python -m agentc`), which will exit as soon as this returns."""
+    from_command_line = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = next((a for a in argv if not a.startswith("-")), None)
     chosen = chosen if chosen in COMMANDS else None
@@ -47,4 +51,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    return importlib.import_module(COMMANDS[args.command][0]).run(args)
+    code = importlib.import_module(COMMANDS[args.command][0]).run(args)
+    if from_command_line and args.command in QUICK_EXIT:
+        _before_exit()
+    return code
+
+
+# Commands after which the process only exits: nothing they made needs a finalizer.
+QUICK_EXIT = frozenset({"check", "ir"})
+
+
+def _before_exit() -> None:
+    """Skip the cyclic collector's last pass over every imported object at exit.
+
+    Interpreter shutdown runs a full collection; after `check` has imported pydantic,
+    lark and the compiler that pass alone takes ~40 ms of a ~250 ms cold start, and it
+    frees nothing a short-lived process needs freed. `gc.freeze` is the supported way
+    to exempt the objects alive now from it.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    gc.freeze()

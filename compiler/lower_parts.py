@@ -19,7 +19,9 @@ from .typecheck import to_json
 from .types import TyKind, json_schema, resolve_type
 
 REDUCER_MODULE = "agentc.runtime.reducers"
-ADD_MESSAGES = ir.ImportRef(module="agentc.stdlib.messages", attr="add_messages")
+# model_construct: a module-level constant must not build the schema at import (cold start)
+ADD_MESSAGES = ir.ImportRef.model_construct(module="agentc.stdlib.messages", attr="add_messages",
+                                            is_file=False, span=None)
 
 
 def model_spec(stmt: ast.ModelStmt) -> ir.ModelSpec:

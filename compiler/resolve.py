@@ -46,13 +46,21 @@ def _parse_fn() -> Parse:
 
 @lru_cache(maxsize=1)
 def prelude_unit() -> FileUnit:
-    """The stdlib prelude, parsed and tabled once per process."""
+    """The stdlib prelude, parsed and tabled once per process.
+
+    Its AST comes from the user cache when this exact prelude was parsed before by this
+    agentc (dsl/astjson.py): loading the JSON costs a fraction of parsing the text, and
+    every `agentc check` pays for the prelude.
+    """
+    from .. import __version__
+    from ..dsl.astjson import cached_parse
+
     text = stdlib_file("prelude.agent").read_text(encoding="utf-8")
-    result = _parse_fn()(text, PRELUDE_NAME)
-    if result.module is None or any(d.is_error for d in result.diagnostics):
-        first = next(d for d in result.diagnostics if d.is_error)
+    module, source, diagnostics = cached_parse(text, PRELUDE_NAME, __version__, _parse_fn())
+    if module is None or any(d.is_error for d in diagnostics):
+        first = next(d for d in diagnostics if d.is_error)
         raise RuntimeError(f"the stdlib prelude does not parse: {first.span}: {first.message}")
-    unit = FileUnit(PRELUDE_NAME, None, result.source, result.module)
+    unit = FileUnit(PRELUDE_NAME, None, source, module)
     _table(unit, lambda d: None)
     return unit
 

@@ -1,61 +1,62 @@
 """The abstract syntax tree of an `.agent` file.
 
 Input: nothing (definitions only). Built by `dsl.build` from the Lark tree; read by the
-compiler. Invariants: every node is a frozen, slotted dataclass with a `span`; children are
-named fields (tuples, never lists); the tree records shape only — no name is resolved and no
-rule of meaning is checked here (permissive grammar, strict checker).
+compiler. Invariants: every node is a frozen, slotted dataclass (`@node`, see dsl/nodes.py)
+with a `span`; children are named fields (tuples, never lists); the tree records shape only
+— no name is resolved and no rule of meaning is checked here (permissive grammar, strict
+checker).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Union
 
+from .nodes import Node, finish, node
 from .source import Span
 
 
 # ---------------------------------------------------------------- names and expressions
 
-@dataclass(frozen=True, slots=True)
-class Name:
+@node
+class Name(Node):
     """One identifier as written (or a map key written as a string)."""
 
     text: str
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class StringLit:
+@node
+class StringLit(Node):
     value: str
     span: Span
     triple: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class IntLit:
+@node
+class IntLit(Node):
     value: int
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class FloatLit:
+@node
+class FloatLit(Node):
     value: float
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class BoolLit:
+@node
+class BoolLit(Node):
     value: bool
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class NoneLit:
+@node
+class NoneLit(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class DurationLit:
+@node
+class DurationLit(Node):
     """`500ms`, `30s`, `2m`, `1h`: `seconds` is the value in seconds, `text` as written."""
 
     seconds: float
@@ -63,27 +64,27 @@ class DurationLit:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class ListLit:
+@node
+class ListLit(Node):
     items: tuple["Expr", ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class MapEntry:
+@node
+class MapEntry(Node):
     key: Name
     value: "Expr"
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class MapLit:
+@node
+class MapLit(Node):
     entries: tuple[MapEntry, ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
+@node
+class Ref(Node):
     """A dotted name: `tools.add`, `START`, `approved`, `human_review`."""
 
     parts: tuple[Name, ...]
@@ -94,8 +95,8 @@ class Ref:
         return ".".join(p.text for p in self.parts)
 
 
-@dataclass(frozen=True, slots=True)
-class Arg:
+@node
+class Arg(Node):
     """A call argument, positional (`name` is None) or keyword (`prompt: "…"`)."""
 
     name: Name | None
@@ -103,8 +104,8 @@ class Arg:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+@node
+class Call(Node):
     """`tokens(4000)`, `sqlite(".agentc/state.db")`, `python(tools.check)`."""
 
     callee: Ref
@@ -112,15 +113,15 @@ class Call:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class UnaryOp:
+@node
+class UnaryOp(Node):
     op: str  # "not" | "-"
     operand: "Expr"
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class BinaryOp:
+@node
+class BinaryOp(Node):
     op: str  # "==" "!=" "<" "<=" ">" ">=" "and" "or" "in"
     left: "Expr"
     right: "Expr"
@@ -133,16 +134,16 @@ Expr = Union[StringLit, IntLit, FloatLit, BoolLit, NoneLit, DurationLit, ListLit
 
 # ---------------------------------------------------------------- types
 
-@dataclass(frozen=True, slots=True)
-class NamedType:
+@node
+class NamedType(Node):
     """`str`, `int`, `messages`, `Answer`, `models.Invoice`."""
 
     name: Ref
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class GenericType:
+@node
+class GenericType(Node):
     """`list[str]`, `map[int]`, `dict[str, int]`."""
 
     name: Name
@@ -150,24 +151,24 @@ class GenericType:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class OptionalType:
+@node
+class OptionalType(Node):
     """`T?`: the value may be none."""
 
     inner: "TypeExpr"
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class UnionType:
+@node
+class UnionType(Node):
     """`A | B`; with literal members this is an enumeration: `"end" | "error"`."""
 
     options: tuple["TypeExpr", ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class LiteralType:
+@node
+class LiteralType(Node):
     value: StringLit | IntLit | BoolLit
     span: Span
 
@@ -177,8 +178,8 @@ TypeExpr = Union[NamedType, GenericType, OptionalType, UnionType, LiteralType]
 
 # ---------------------------------------------------------------- shared statements
 
-@dataclass(frozen=True, slots=True)
-class FieldDecl:
+@node
+class FieldDecl(Node):
     """A schema field or state channel: `draft: str = "" reduce append "doc"`."""
 
     name: Name
@@ -189,30 +190,30 @@ class FieldDecl:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class StateStmt:
+@node
+class StateStmt(Node):
     fields: tuple[FieldDecl, ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class LimitsStmt:
+@node
+class LimitsStmt(Node):
     """`limits { steps: 25, step_timeout: 30s }`."""
 
     entries: MapLit
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class CheckpointStmt:
+@node
+class CheckpointStmt(Node):
     """`checkpoint sqlite(".agentc/state.db")`, `checkpoint memory`, `checkpoint none`."""
 
     value: Expr
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class InterruptStmt:
+@node
+class InterruptStmt(Node):
     """`interrupt before publish, tools`: `when` is the word `before` or `after`."""
 
     when: Name
@@ -220,8 +221,8 @@ class InterruptStmt:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class MiddlewareItem:
+@node
+class MiddlewareItem(Node):
     """One entry of a `middleware { … }` block: a declared middleware or a Python hook."""
 
     name: Ref
@@ -229,14 +230,14 @@ class MiddlewareItem:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class MiddlewareStmt:
+@node
+class MiddlewareStmt(Node):
     items: tuple[MiddlewareItem, ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class SettingStmt:
+@node
+class SettingStmt(Node):
     """Any other `key value` line (`description "…"`); the checker decides if it is known."""
 
     key: Name
@@ -246,8 +247,8 @@ class SettingStmt:
 
 # ---------------------------------------------------------------- agent block
 
-@dataclass(frozen=True, slots=True)
-class ModelStmt:
+@node
+class ModelStmt(Node):
     """`model "openai:gpt-4o-mini" { temperature: 0 }`."""
 
     spec: Expr
@@ -255,20 +256,20 @@ class ModelStmt:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class PromptStmt:
+@node
+class PromptStmt(Node):
     value: Expr
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class ToolsStmt:
+@node
+class ToolsStmt(Node):
     value: Expr
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class OutputStmt:
+@node
+class OutputStmt(Node):
     """`output Answer via tool { handle_errors: false }`."""
 
     schema: Expr
@@ -281,8 +282,8 @@ AgentStmt = Union[ModelStmt, PromptStmt, ToolsStmt, OutputStmt, MiddlewareStmt, 
                   CheckpointStmt, StateStmt, InterruptStmt, SettingStmt]
 
 
-@dataclass(frozen=True, slots=True)
-class AgentDecl:
+@node
+class AgentDecl(Node):
     name: Name
     body: tuple[AgentStmt, ...]
     doc: StringLit | None
@@ -291,8 +292,8 @@ class AgentDecl:
 
 # ---------------------------------------------------------------- graph block
 
-@dataclass(frozen=True, slots=True)
-class NodeDecl:
+@node
+class NodeDecl(Node):
     """`node check = python(tools.check_draft) { retry: { attempts: 3 }, timeout: 10s }`."""
 
     name: Name
@@ -301,8 +302,8 @@ class NodeDecl:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class EdgeDecl:
+@node
+class EdgeDecl(Node):
     """`edge a -> b`, `edge a -> [b, c]`, `edge a -> b when cond`, `edge a -> b otherwise`."""
 
     source: Name
@@ -312,15 +313,15 @@ class EdgeDecl:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class RouteCase:
+@node
+class RouteCase(Node):
     label: Name
     target: Name
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class RouteDecl:
+@node
+class RouteDecl(Node):
     """`route model by tools_condition { tools -> tools, end -> END }`."""
 
     source: Name
@@ -329,8 +330,8 @@ class RouteDecl:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class HookDecl:
+@node
+class HookDecl(Node):
     """`hook before write = python(tools.log_turn)` or `hook before_model = python(…)`.
 
     `point` is `before`/`after` with `target` naming a node, or a hook-point name
@@ -348,8 +349,8 @@ GraphStmt = Union[StateStmt, NodeDecl, EdgeDecl, RouteDecl, HookDecl, InterruptS
                   LimitsStmt, CheckpointStmt, MiddlewareStmt, SettingStmt]
 
 
-@dataclass(frozen=True, slots=True)
-class GraphDecl:
+@node
+class GraphDecl(Node):
     name: Name
     body: tuple[GraphStmt, ...]
     doc: StringLit | None
@@ -358,16 +359,16 @@ class GraphDecl:
 
 # ---------------------------------------------------------------- top level
 
-@dataclass(frozen=True, slots=True)
-class VersionDecl:
+@node
+class VersionDecl(Node):
     """`agentc 1`: the language version the file is written for."""
 
     version: int
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class UseDecl:
+@node
+class UseDecl(Node):
     """`use "./tools.py" as tools`, `use "./shared.agent"`, `use "pkg.hooks" as hooks`."""
 
     target: StringLit
@@ -375,16 +376,16 @@ class UseDecl:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class SchemaDecl:
+@node
+class SchemaDecl(Node):
     name: Name
     fields: tuple[FieldDecl, ...]
     doc: StringLit | None
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class ParamDecl:
+@node
+class ParamDecl(Node):
     """A typed parameter of a declared middleware, router or template."""
 
     name: Name
@@ -394,8 +395,8 @@ class ParamDecl:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class DeclareDecl:
+@node
+class DeclareDecl(Node):
     """`middleware NAME(params) = "module:attr" { hooks: […], seats: […] }`.
 
     `kind` is the keyword that opened it: `middleware`, `router` or `template`. `impl` is
@@ -417,8 +418,12 @@ class DeclareDecl:
 Item = Union[UseDecl, SchemaDecl, AgentDecl, GraphDecl, DeclareDecl]
 
 
-@dataclass(frozen=True, slots=True)
-class Module:
+@node
+class Module(Node):
     version: VersionDecl | None
     items: tuple[Item, ...]
     span: Span
+
+
+# One `exec` for every node class's `__init__` (see dsl/nodes.py): keep this last.
+finish()

@@ -1,9 +1,9 @@
 """Parse: `.agent` text → `ParseResult(module | None, diagnostics, source)`.
 
 Input: the text of one file and its name (or a path). Output: the AST when the text has
-no syntax errors, and every syntax diagnostic otherwise (one per top-level declaration
-that fails, see `syntax_errors.recover`). Invariant: for any input text whatsoever this
-returns a `ParseResult`; user mistakes never escape as exceptions.
+no syntax errors, and every syntax diagnostic otherwise (one per broken statement where
+statements can be told apart, see `syntax_errors.recover_all`). Invariant: for any input
+text whatsoever this returns a `ParseResult`; user mistakes never escape as exceptions.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from . import ast
 from .build import build_module
 from .diagnostics import SYNTAX, UNREADABLE, Diagnostic, error
 from .source import SourceFile
-from .syntax_errors import recover
+from .syntax_errors import recover_all
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,26 @@ def _parse(text: str, filename: str) -> ParseResult:
     try:
         tree = parser.parse(text)
     except UnexpectedInput as exc:
-        return ParseResult(None, recover(source, parser.parse, exc, _pattern_of(parser)), source)
+        return _recovered(source, parser, exc)
     except LarkError as exc:  # defensive: any other Lark failure is still a diagnostic
         return _failed(source, f"the parser could not read this file ({type(exc).__name__})")
     return _build(tree, source)
+
+
+def _recovered(source: SourceFile, parser: Lark, exc: UnexpectedInput) -> ParseResult:
+    """Syntax errors, plus what building the rest finds (`30x`, a bad escape) when the
+    text parses once the broken statements are blanked out."""
+    recovered = recover_all(source, parser.parse, exc, _pattern_of(parser))
+    diagnostics = recovered.diagnostics
+    if recovered.text is not None:
+        try:
+            tree = parser.parse(recovered.text)
+        except LarkError:
+            tree = None
+        if tree is not None:
+            built = _build(tree, SourceFile(source.name, recovered.text)).diagnostics
+            diagnostics = tuple(sorted(diagnostics + built, key=lambda d: d.span.start.offset))
+    return ParseResult(None, diagnostics, source)
 
 
 def _build(tree, source: SourceFile) -> ParseResult:

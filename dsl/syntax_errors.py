@@ -7,7 +7,11 @@ with a secondary label at the opener when a block is never closed.
 
 Recovery: LALR stops at the first error, so `recover` re-parses the file one top-level
 declaration at a time (a declaration starts at column 1 with `use`, `schema`, `agent`,
-`graph`, `middleware`, `router` or `template`) and reports the first error of each one.
+`graph`, `middleware`, `router` or `template`); inside a declaration, after each error the
+broken statement of the innermost `agent`/`graph`/`schema`/`state`/`middleware` block is
+blanked out and the declaration parsed again, so independent mistakes on different lines
+each get their own diagnostic, and nothing is guessed where statements cannot be told
+apart (one-line blocks, an unterminated string, the end of the file).
 Invariants: every span lies inside the file; nothing here raises for any input text.
 """
 
@@ -386,20 +390,210 @@ def bad_number(span, text: str) -> Diagnostic:
 
 # ---------------------------------------------------------------- recovery
 
+@dataclass(frozen=True, slots=True)
+class Recovered:
+    """The syntax errors found, and the text with every broken statement blanked out when
+    that text parses (so the caller can still report what only building the AST finds,
+    such as `30x`); `text` is None when recovery stopped somewhere."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    text: str | None
+
+
 def recover(source: SourceFile, parse_stretch: Callable[[str], object], first: UnexpectedInput,
             pattern_of: Callable[[str], str | None]) -> tuple[Diagnostic, ...]:
-    """Every top-level declaration's first syntax error (the whole file's when none shows)."""
+    """Every syntax error we can find independently (see `recover_all`)."""
+    return recover_all(source, parse_stretch, first, pattern_of).diagnostics
+
+
+def recover_all(source: SourceFile, parse_stretch: Callable[[str], object],
+                first: UnexpectedInput, pattern_of: Callable[[str], str | None]) -> Recovered:
+    """Per top-level declaration, and inside a declaration's blocks one per broken
+    statement (see `statement_region`)."""
     found: list[Diagnostic] = []
-    text = source.text
-    parts = segments(text)
-    if len(parts) > 1:
-        for base, stop in parts:
-            try:
-                parse_stretch(text[base:stop])
-            except UnexpectedInput as exc:
-                found.append(describe(Stretch(source, base, stop), exc, pattern_of))
-            if len(found) >= MAX_SYNTAX_ERRORS:
-                break
+    parts = segments(source.text)
+    text: str | None = source.text
+    for base, stop in parts:
+        exc = first if len(parts) == 1 else None
+        errors, fixed = _segment_errors(source, base, stop, parse_stretch, pattern_of, exc,
+                                        MAX_SYNTAX_ERRORS - len(found))
+        found += errors
+        if text is not None:
+            text = None if fixed is None else text[:base] + fixed[base:stop] + text[stop:]
+        if len(found) >= MAX_SYNTAX_ERRORS:
+            text = None
+            break
     if not found:
-        found.append(describe(Stretch(source, 0, len(text)), first, pattern_of))
-    return tuple(found)
+        found.append(describe(Stretch(source, 0, len(source.text)), first, pattern_of))
+        text = None
+    return Recovered(tuple(found), text)
+
+
+@dataclass(slots=True)
+class _Found:
+    diagnostic: Diagnostic
+    at: int                 # offset of the token the parser stopped at
+    start: int              # start of the statement blanked after it (`stop`: none)
+    before: SourceFile      # the text as it was before that blanking
+    line_before: bool       # blamed on the statement before the token's line
+
+
+def _segment_errors(source: SourceFile, base: int, stop: int, parse_stretch,
+                    pattern_of, exc: UnexpectedInput | None, budget: int
+                    ) -> tuple[list[Diagnostic], str | None]:
+    """The errors of `text[base:stop]`, and the text once they are blanked (None when
+    recovery stopped early): after each error the broken statement is blanked out
+    (spaces, newlines kept, so every offset, line and column stays the same) and the
+    stretch is parsed again; this stops where no statement boundary can be trusted."""
+    found: list[_Found] = []
+    current = source
+    while len(found) < budget:
+        if exc is None:
+            try:
+                parse_stretch(current.text[base:stop])
+                return [f.diagnostic for f in found], current.text
+            except UnexpectedInput as raised:
+                exc = raised
+        located = error_location(current.text, base, exc)
+        if located is None:
+            found.append(_Found(describe(Stretch(current, base, stop), exc, pattern_of),
+                                stop, stop, current, False))
+            break
+        at, anchor = located
+        if found and found[-1].at == at and found[-1].line_before:
+            # Blanking the statement before did not move the error: the token's own
+            # statement is the broken one (`= 5` on a line of its own), already reported.
+            current = found[-1].before
+            region = statement_region(current.text, base, stop, at, at)
+            found[-1].start, found[-1].line_before = (region or (stop,))[0], False
+        else:
+            region, restored = _region_after_undo(found, current, base, stop, anchor, at)
+            found.append(_Found(describe(Stretch(current, base, stop), exc, pattern_of), at,
+                                (region or (stop,))[0], restored, anchor != at))
+            current = restored
+        if region is None:
+            break
+        current = SourceFile(source.name, blank(current.text, *region))
+        exc = None
+    return [f.diagnostic for f in found], None
+
+
+def _region_after_undo(found: list[_Found], current: SourceFile, base: int, stop: int,
+                       anchor: int, at: int) -> tuple[tuple[int, int] | None, SourceFile]:
+    """The region to blank for an error at `at` (blamed on `anchor`), and the text to blank
+    it in. An error before the statements blanked last means those were the rest of this
+    unfinished one (`x: int =`, then `y: str`): their errors were not their own, so they
+    are dropped and their statements put back."""
+    region = statement_region(current.text, base, stop, anchor, at)
+    if region is None or not found or region[0] >= found[-1].start:
+        return region, current
+    while found and region[0] < found[-1].start:
+        current = found.pop().before
+    return statement_region(current.text, base, stop, anchor, anchor), current
+
+
+def blank(text: str, start: int, end: int) -> str:
+    """`text` with `[start, end)` turned into spaces, line breaks kept."""
+    return text[:start] + _NOT_NEWLINE.sub(" ", text[start:end]) + text[end:]
+
+
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+# Blocks whose body is a list of statements, one or more lines each: recovery resumes at
+# the next statement of the innermost such block around an error.
+STATEMENT_BLOCKS = frozenset({"agent", "graph", "schema", "state", "middleware"})
+
+
+def error_location(text: str, base: int, exc: UnexpectedInput) -> tuple[int, int] | None:
+    """`(at, anchor)`: where the parser stopped, and the offset the error is blamed on —
+    the last token before it when that is on an earlier line (a piece missing at the end
+    of that line), else `at`. None at the end of the text: nothing follows to resume at."""
+    token = getattr(exc, "token", None)
+    if token is not None and token.type == "$END":
+        return None
+    at = base + (token.start_pos if token is not None else exc.pos_in_stream or 0)
+    last_end = _scan(text, base, at).last_end
+    anchor = last_end - 1 if last_end > base and "\n" in text[last_end:at] else at
+    return at, anchor
+
+
+def statement_region(text: str, base: int, stop: int, anchor: int,
+                     at: int) -> tuple[int, int] | None:
+    """`[start, end)` of the statement holding `anchor` (an error found at `at`), when it
+    sits inside a statement block and the next statement (or the block's `}`) can be found
+    after it on a later line; None otherwise (recovery stops there)."""
+    block = _statement_block(text, base, anchor)
+    if block is None:
+        return None
+    start = _statement_start(text, block, anchor)
+    if start is None:
+        return None
+    end = _next_statement(text, start, anchor, at if anchor == at else at - 1, stop)
+    return None if end is None else (start, end)
+
+
+def _words_from(text: str, start: int, stop: int):
+    """Non-comment lexemes of `text[start:stop]`: `(offset, kind, first on its line)`."""
+    for m in _SCAN.finditer(text, start, stop):
+        kind = m.lastgroup
+        if kind != "comment":
+            at = m.start()
+            line_start = text.rfind("\n", 0, at) + 1
+            yield at, kind, not text[line_start:at].strip()
+
+
+def _statement_block(text: str, base: int, anchor: int) -> int | None:
+    """The `{` of the innermost statement block open at `anchor`."""
+    stack: list[int] = []
+    for at, kind, _ in _words_from(text, base, anchor + 1):
+        if kind == "bracket":
+            _track_bracket(text, at, stack)
+    for opener in reversed(stack):
+        if text[opener] == "{" and _first_word(text, opener) in STATEMENT_BLOCKS:
+            return opener
+    return None
+
+
+def _first_word(text: str, at: int) -> str | None:
+    m = _WORD_AT_LINE_START.match(text, text.rfind("\n", 0, at) + 1)
+    return m.group(1) if m else None
+
+
+def _statement_start(text: str, block: int, anchor: int) -> int | None:
+    """The last line start directly inside `block` (not nested deeper) at or before
+    `anchor`: where the broken statement begins."""
+    stack: list[int] = []
+    start = None
+    for at, kind, first in _words_from(text, block + 1, anchor + 1):
+        if first and not stack and not (kind == "bracket" and text[at] in _OPENER):
+            start = at
+        if kind == "bracket":
+            _track_bracket(text, at, stack)
+    return start
+
+
+def _next_statement(text: str, start: int, anchor: int, at: int, stop: int) -> int | None:
+    """Where the statement after the broken one begins: the first line after the
+    anchor's that starts no deeper than the broken one with its brackets balanced — or,
+    when the broken one left a bracket open, that starts with a word in its column — or
+    the closing `}` of the block."""
+    column = start - (text.rfind("\n", 0, start) + 1)
+    anchor_line_end = text.find("\n", anchor)
+    if anchor_line_end == -1:
+        return None
+    stack: list[int] = []
+    for pos, kind, first in _words_from(text, start, stop):
+        if kind == "bracket" and text[pos] in _OPENER and not stack:
+            if text[pos] != "}":
+                continue  # a stray `]` or `)`: part of the mistake, blanked with it
+            return pos if pos > at else None  # the block's `}` (None: the error is it,
+            # unless the error is a piece missing before it, when `at` is one less)
+        if first and pos > anchor_line_end:
+            col = pos - (text.rfind("\n", 0, pos) + 1)
+            if col <= column and not stack:
+                return pos
+            if col == column and kind == "word":
+                return pos
+        if kind == "bracket":
+            _track_bracket(text, pos, stack)
+    return None

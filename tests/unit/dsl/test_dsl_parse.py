@@ -448,7 +448,18 @@ def test_dump_is_deterministic_and_shows_spans():
 def test_every_example_in_the_language_doc_parses():
     doc = (EXAMPLES.parent / "docs" / "language.md").read_text(encoding="utf-8")
     blocks = doc.split("```")[1::2]
-    examples = [b for b in blocks if not b.startswith("lark")]
+    examples = [b for b in blocks if not b.startswith(("lark", "errors"))]
     assert len(examples) >= 6
     for block in examples:
         assert parse(block, "doc.agent").diagnostics == (), block
+
+
+def test_every_wrong_example_in_the_language_doc_errs_where_it_says():
+    """```errors blocks: a diagnostic on each line with a `# error` comment, none elsewhere."""
+    doc = (EXAMPLES.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    blocks = [b[len("errors\n"):] for b in doc.split("```")[1::2] if b.startswith("errors\n")]
+    assert blocks
+    for block in blocks:
+        want = [n for n, line in enumerate(block.split("\n"), 1) if "# error" in line]
+        got = [d.span.start.line for d in parse(block, "doc.agent").diagnostics]
+        assert got == want, block

@@ -182,3 +182,51 @@ def test_syntax_check_chunks(offset, lines):
 
 def test_there_are_enough_syntax_chunks():
     assert len(list(_chunks())) >= 12
+
+
+# ---------------------------------------------------------------- recovery inside blocks
+
+def lines_codes(text: str) -> list[tuple[int, str]]:
+    return [(d.span.start.line, d.code) for d in diags(text)]
+
+
+def test_each_broken_statement_of_one_agent_gets_its_own_error():
+    text = ('agent a {\n  prompt = "x"\n  tools [t.a t.b]\n  model "m" { temperature = 1 }\n'
+            '  checkpoint memory\n}\n')
+    assert lines_codes(text) == [(2, "syntax"), (3, "syntax"), (4, "syntax")]
+
+
+def test_recovery_in_nested_state_block_and_graph():
+    text = ('graph g {\n  state {\n    x: int =\n    y: str\n  }\n  edge START END\n'
+            '  edge a -> b\n}\n')
+    found = diags(text)
+    # `y: str` is the rest of the unfinished `x: int =`, not a mistake of its own.
+    assert [(d.span.start.line, d.message) for d in found] == [
+        (3, "expected a value after `=`"), (6, "expected `->`, found `END`")]
+
+
+def test_a_token_that_starts_a_bad_statement_is_not_blamed_on_the_line_before():
+    found = diags('agent a {\n  prompt "x"\n  = 5\n  tools [y z]\n}\n')
+    assert [where(d) for d in found] == [(3, 3), (4, 12)]
+
+
+def test_literal_errors_are_reported_beside_syntax_errors():
+    found = diags('agent a {\n  prompt = "x"\n  limits { step_timeout: 30x }\n}\n')
+    assert [d.code for d in found] == ["syntax", "bad-literal"]
+
+
+def test_no_recovery_on_one_line_or_at_the_end_of_the_file():
+    assert len(diags('agent a { prompt = "x" tools [a b] }\n')) == 1
+    assert len(diags('agent a {\n  prompt "x"\n')) == 1
+
+
+def test_recovery_works_in_every_declaration():
+    text = ('agent a {\n  prompt = 1\n  tools [a b]\n}\n\n'
+            'graph g {\n  edge a b\n  edge -> c\n}\n')
+    assert lines_codes(text) == [(2, "syntax"), (3, "syntax"), (7, "syntax"), (8, "syntax")]
+
+
+def test_recovery_is_bounded():
+    text = "agent a {\n" + "  prompt = 1\n" * 100 + "}\n"
+    from agentc.dsl.syntax_errors import MAX_SYNTAX_ERRORS
+    assert len(diags(text)) == MAX_SYNTAX_ERRORS
