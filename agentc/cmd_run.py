@@ -55,6 +55,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       "(recorded with --record): no network, no API key")
     parser.add_argument("--decisions", metavar="FILE", help="answer human-review pauses from "
                         "FILE (JSON: one resume value, or a list used in turn)")
+    parser.add_argument("--durability", choices=("sync", "async", "exit"),
+                        help="when each step is saved (F11); default: the file's "
+                             "`checkpoint …(durability: …)`, else sync, so a crash loses no "
+                             "completed step")
     parser.add_argument("--verbose", action="store_true",
                         help="show where model calls go, whole tool results, and tracebacks "
                              "on errors")
@@ -100,7 +104,8 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             print(f"you: {text}", file=out)
     printer = Transcript(out, quiet=args.json, stream=args.stream and not args.json,
                          decisions=args.decisions, full=args.verbose)
-    result = drive(compiled, value, config, printer)
+    durability = args.durability or graph.checkpoint.durability or "sync"
+    result = drive(compiled, value, config, printer, durability)
     code = finish(result, args, out, config, printer)
     if not args.json:
         print_budgets(compiled, config, out)
@@ -242,13 +247,15 @@ def bind(program: Any, graph: Any, base_dir: str, thread: str | None,
     return compiled, runtime.RunConfig(thread_id=thread_id)
 
 
-def drive(compiled: Any, value: Any, config: Any, printer: "Transcript") -> dict[str, Any]:
+def drive(compiled: Any, value: Any, config: Any, printer: "Transcript",
+          durability: str = "sync") -> dict[str, Any]:
     """Run, printing as the runtime reports; at an interrupt ask and resume."""
     import asyncio
-    return asyncio.run(_drive(compiled, value, config, printer))
+    return asyncio.run(_drive(compiled, value, config, printer, durability))
 
 
-async def _drive(compiled: Any, value: Any, config: Any, printer: "Transcript") -> dict:
+async def _drive(compiled: Any, value: Any, config: Any, printer: "Transcript",
+                 durability: str) -> dict:
     from agentc.runtime import Command, StreamMode
 
     modes = {StreamMode.UPDATES, StreamMode.VALUES, StreamMode.DEBUG}
@@ -257,7 +264,7 @@ async def _drive(compiled: Any, value: Any, config: Any, printer: "Transcript") 
     try:
         while True:
             spec = compiled.spec(config, modes=frozenset(modes), sink=printer.sink,
-                                 inline_sync=True)
+                                 inline_sync=True, durability=durability)
             outcome = await compiled.run(value, spec)
             if not outcome.paused:
                 return outcome.values

@@ -179,15 +179,33 @@ def check_checkpoint(stmt: ast.CheckpointStmt) -> Iterator[Diagnostic]:
     if isinstance(v, ast.NoneLit) or (isinstance(v, ast.Ref) and v.dotted in CHECKPOINT_WORDS):
         return
     if isinstance(v, ast.Call) and v.callee.dotted in CHECKPOINT_CALLS:
-        if len(v.args) == 1 and isinstance(v.args[0].value, ast.StringLit):
-            return
-        yield error(BAD_CHECKPOINT, f"`{v.callee.dotted}(…)` takes one string", v.span,
-                    "expected one path or URL")
+        yield from check_checkpoint_call(v)
         return
     yield error(BAD_CHECKPOINT, "unknown checkpointer", v.span,
                 "expected memory, none, sqlite(\"…\") or postgres(\"…\")",
                 help=did_you_mean(getattr(v, "dotted", ""), CHECKPOINT_WORDS + CHECKPOINT_CALLS)
                 if isinstance(v, ast.Ref) else None)
+
+
+DURABILITY = ("sync", "async", "exit")  # F11
+
+
+def check_checkpoint_call(call: ast.Call) -> Iterator[Diagnostic]:
+    """`sqlite("path")` or `sqlite("path", durability: "sync")`."""
+    positional = [a for a in call.args if a.name is None]
+    if len(positional) != 1 or not isinstance(positional[0].value, ast.StringLit):
+        yield error(BAD_CHECKPOINT, f"`{call.callee.dotted}(…)` takes one path string",
+                    call.span, "expected one path or URL")
+    for arg in call.args:
+        if arg.name is None:
+            continue
+        if arg.name.text != "durability":
+            yield error(BAD_CHECKPOINT, f"unknown checkpoint option `{arg.name.text}`",
+                        arg.name.span, "the only option is `durability`")
+        elif not (isinstance(arg.value, ast.StringLit) and arg.value.value in DURABILITY):
+            yield error(BAD_CHECKPOINT, "`durability` must be \"sync\", \"async\" or \"exit\"",
+                        arg.value.span, "F11: when each step's progress is saved",
+                        help="\"sync\" waits for each step's save before the next starts")
 
 
 def has_checkpointer(stmts: Iterable) -> bool:

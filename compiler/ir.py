@@ -375,6 +375,7 @@ class CheckpointKind(str, enum.Enum):
 class CheckpointSpec(Frozen):
     kind: CheckpointKind
     path: str | None = None  # sqlite file or postgres URL (never a secret: use an env var name)
+    durability: Literal["sync", "async", "exit"] | None = None  # F11; None: the caller's
     span: SourceSpan | None = None
 
 

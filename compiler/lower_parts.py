@@ -163,8 +163,11 @@ def checkpoint_spec(stmt: ast.CheckpointStmt | None) -> ir.CheckpointSpec:
     v = stmt.value
     span = span_ir(stmt.span)
     if isinstance(v, ast.Call):
-        return ir.CheckpointSpec(kind=ir.CheckpointKind(v.callee.dotted),
-                                 path=v.args[0].value.value, span=span)
+        path = next(a.value.value for a in v.args if a.name is None)
+        durability = next((a.value.value for a in v.args
+                           if a.name is not None and a.name.text == "durability"), None)
+        return ir.CheckpointSpec(kind=ir.CheckpointKind(v.callee.dotted), path=path,
+                                 durability=durability, span=span)
     word = "none" if isinstance(v, ast.NoneLit) else v.dotted
     return ir.CheckpointSpec(kind=ir.CheckpointKind(word), span=span)
 

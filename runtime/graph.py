@@ -97,13 +97,15 @@ class CompiledGraph:
 
     # ---- the async core
 
-    def spec(self, config: RunConfig | None, *, durability: Durability = Durability.ASYNC,
+    def spec(self, config: RunConfig | None, *, durability: Durability | str | None = None,
              modes: frozenset[StreamMode] = frozenset(), sink: Any = None, ns: str = "",
              checkpointer: CheckpointStore | None = None, inline_sync: bool = False,
              breakpoints: Breakpoints | None = None, store: Store | None = None) -> RunSpec:
         """One run's settings. `checkpointer` / `store` given (a parent lending its own to a
-        subgraph, H3 / I1) replace the graph's."""
+        subgraph, H3 / I1) replace the graph's. Durability (F11): the caller's, else the
+        file's `checkpoint …(durability: …)`, else async as LangGraph."""
         config = config or RunConfig()
+        durability = durability or self.graph.checkpoint.durability or Durability.ASYNC
         saver = checkpointer if checkpointer is not None else self.checkpointer
         if saver is not None and config.thread_id is None and not ns:
             raise CheckpointerRequiredError(
@@ -144,7 +146,7 @@ class CompiledGraph:
                 "running inside another graph") from pc
 
     async def ainvoke(self, value: Any, config: RunConfig | None = None, *,
-                      durability: Durability = Durability.ASYNC,
+                      durability: Durability | str | None = None,
                       interrupt_before: Iterable[str] | str | None = None,
                       interrupt_after: Iterable[str] | str | None = None) -> dict[str, Any]:
         spec = self.spec(config, durability=durability,
@@ -153,7 +155,7 @@ class CompiledGraph:
 
     async def astream(self, value: Any, config: RunConfig | None = None, *,
                       mode: StreamMode | str | Iterable[StreamMode | str] = StreamMode.VALUES,
-                      durability: Durability = Durability.ASYNC,
+                      durability: Durability | str | None = None,
                       interrupt_before: Iterable[str] | str | None = None,
                       interrupt_after: Iterable[str] | str | None = None
                       ) -> AsyncIterator[Event]:
@@ -182,7 +184,7 @@ class CompiledGraph:
     # ---- the sync adapter
 
     def invoke(self, value: Any, config: RunConfig | None = None, *,
-               durability: Durability = Durability.ASYNC,
+               durability: Durability | str | None = None,
                interrupt_before: Iterable[str] | str | None = None,
                interrupt_after: Iterable[str] | str | None = None) -> dict[str, Any]:
         inline = _running_loop() is None
@@ -192,7 +194,7 @@ class CompiledGraph:
 
     def stream(self, value: Any, config: RunConfig | None = None, *,
                mode: StreamMode | str | Iterable[StreamMode | str] = StreamMode.VALUES,
-               durability: Durability = Durability.ASYNC,
+               durability: Durability | str | None = None,
                interrupt_before: Iterable[str] | str | None = None,
                interrupt_after: Iterable[str] | str | None = None) -> Iterator[Event]:
         agen = self.astream(value, config, mode=mode, durability=durability,
@@ -222,7 +224,7 @@ class CompiledGraph:
 
     # ---- saved state (async core; blocking stores are called off the event loop)
 
-    def _loop(self, config: RunConfig | None, durability: Durability = Durability.ASYNC) -> Loop:
+    def _loop(self, config: RunConfig | None, durability: Durability | str | None = None) -> Loop:
         if self.checkpointer is None or config is None or config.thread_id is None:
             raise CheckpointerRequiredError(
                 "reading or changing saved state needs a checkpointer and a thread id",

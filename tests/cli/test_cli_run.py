@@ -243,3 +243,32 @@ def test_long_values_are_clipped_unless_verbose(workdir, capsys):
     assert "characters; --verbose shows all" in capsys.readouterr().out
     assert main(["run", str(path), "--input", "go", "--verbose"]) == 0
     assert "tool echo: " + "x" * 1000 in capsys.readouterr().out
+
+
+def _saved_steps(path, thread):
+    from agentc import runtime
+    from agentc.api import load_agent
+    from agentc.runtime.sqlite import SqliteStore
+
+    graph = load_agent(path, checkpointer=SqliteStore(".agentc/state.db"))
+    return len(graph.get_state_history(runtime.RunConfig(thread_id=thread)))
+
+
+def test_F11_run_saves_every_step_by_default_exit_saves_once(workdir, capsys):
+    path = agent_file(workdir, scripted(ADD, "The answer is 5."))
+    assert main(["run", str(path), "--input", "2+3?", "--thread", "t-sync"]) == 0
+    path = agent_file(workdir, scripted(ADD, "The answer is 5."))
+    assert main(["run", str(path), "--input", "2+3?", "--thread", "t-exit",
+                 "--durability", "exit"]) == 0
+    every, once = _saved_steps(path, "t-sync"), _saved_steps(path, "t-exit")
+    assert every >= 4 and once < every  # input, model, tools, model … vs the end only
+
+
+def test_F11_durability_from_the_file(workdir, capsys):
+    path = agent_file(workdir, scripted(ADD, "The answer is 5."),
+                      extra='  checkpoint sqlite(".agentc/state.db", durability: "exit")\n')
+    assert main(["run", str(path), "--input", "2+3?", "--thread", "t-file"]) == 0
+    path_sync = agent_file(workdir, scripted(ADD, "The answer is 5."), name="sync.agent",
+                           extra='  checkpoint sqlite(".agentc/state.db")\n')
+    assert main(["run", str(path_sync), "--input", "2+3?", "--thread", "t-default"]) == 0
+    assert _saved_steps(path, "t-file") < _saved_steps(path_sync, "t-default")

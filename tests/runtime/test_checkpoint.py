@@ -67,6 +67,15 @@ def test_F11_durability_modes(store, durability, count):
     assert history[0].values == out and history[0].next == ()
 
 
+def test_F11_durability_from_the_file_unless_the_caller_says(store):
+    g = agent_graph("checkpoint", "chat_saved_at_exit", checkpointer=store)
+    g.invoke(_hi(3), T)
+    assert len(g.get_state_history(T)) == 1  # the file's `durability: "exit"`
+    other = RunConfig(thread_id="other")
+    g.invoke(_hi(3), other, durability=Durability.SYNC)
+    assert len(g.get_state_history(other)) == 8  # the caller's choice wins
+
+
 def _watching(store, nodes):
     """fan_watch, with task 1 told whether task 0's writes are in the store yet."""
     g = agent_graph("checkpoint", "fan_watch", checkpointer=store)
