@@ -20,7 +20,7 @@ from .check import (MISSING_PARAM, UNKNOWN_PARAM, check_checkpoint, check_config
 from .context import Ctx, prelude_decls
 from .budgets import AMOUNTS, MIDDLEWARE_NAME as BUDGETS_NAME, asks, budget_entries
 from .decls import instance_name
-from .models import resolve_model
+from .models import check_model_options, resolve_model
 from .pyscan import ClassKind
 from .resolve import MISSING, GraphTarget, PyTarget, declaration, graph_ref, python_ref
 from .suggest import did_you_mean
@@ -141,6 +141,8 @@ def check_model_stmt(stmt: ast.ModelStmt) -> Iterator[Diagnostic]:
     found = resolve_model(stmt.spec.value, stmt.spec.span)
     if isinstance(found, Diagnostic):
         yield found
+    if stmt.options is not None:
+        yield from check_model_options((e.key, e.value) for e in stmt.options.entries)
 
 
 def check_setting(ctx: Ctx, stmt: ast.SettingStmt) -> Iterator[Diagnostic]:

@@ -18,7 +18,7 @@ from .check import (UNKNOWN_PARAM, check_checkpoint, check_config, check_fields,
                     duplicate_stmts)
 from .check_agent import DUPLICATE_SETTING, STORE_SETTING, check_schema_ref, check_store_settings
 from .context import Ctx
-from .models import resolve_model
+from .models import check_model_options, resolve_model
 from .resolve import MISSING, GraphTarget, declaration, graph_ref, python_ref
 from .suggest import did_you_mean
 from .symbols import SymbolKind
@@ -144,6 +144,7 @@ def _model_node(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
         found = resolve_model(pos[0].value, pos[0].span)
         if isinstance(found, Diagnostic):
             yield found
+    yield from check_model_options((a.name, a.value) for a in call.args if a.name is not None)
     for arg in (a for a in call.args if a.name is not None):
         if arg.name.text == "prompt":
             yield from check_value(arg.value, STR, ctx.value_env())

@@ -13,9 +13,12 @@ at check time rather than at the first model call.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Iterable, Iterator
 
+from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, error, register_code
 from ..dsl.source import Span
 from .paths import stdlib_file
@@ -64,3 +67,30 @@ def resolve_model(spec: str, span: Span) -> tuple[str, str] | Diagnostic:
                  notes=("A2: a name without a known `provider:` prefix is matched against "
                         "name prefixes such as `gpt-`, `claude` and `gemini`",),
                  help="write the provider first, e.g. `\"ollama:" + spec + "\"`")
+
+
+# ---------------------------------------------------------------- secrets stay out of files
+
+SECRET_IN_FILE = register_code(
+    "secret-in-file", "a credential is written in the file instead of named by its variable")
+_SECRET_KEY = re.compile(r"(?i)(^|_)(api_?key|secret|password|token|credentials?)$")
+_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "x-api-key", "api-key"})
+
+
+def check_model_options(entries: Iterable[tuple[ast.Name, ast.Expr]]) -> Iterator[Diagnostic]:
+    """A key (`api_key: "sk-…"`) or auth header written literally would land in the IR, the
+    IR cache, diagrams and every copy of the file: refuse it and point at `api_key_env`."""
+    for key, value in entries:
+        if _SECRET_KEY.search(key.text) and not isinstance(value, ast.NoneLit):
+            yield _secret(key.span, f"`{key.text}` is written in the file")
+        elif key.text == "headers" and isinstance(value, ast.MapLit):
+            for header in value.entries:
+                if header.key.text.lower() in _SECRET_HEADERS:
+                    yield _secret(header.key.span, f"header `{header.key.text}` is written in "
+                                                   "the file")
+
+
+def _secret(span: Span, message: str) -> Diagnostic:
+    return error(SECRET_IN_FILE, message, span, "a credential in a file gets copied and committed",
+                 help="name the environment variable that holds it instead: "
+                      "`api_key_env: \"MY_KEY\"`")
