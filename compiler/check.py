@@ -192,6 +192,11 @@ DURABILITY = ("sync", "async", "exit")  # F11
 
 def check_checkpoint_call(call: ast.Call) -> Iterator[Diagnostic]:
     """`sqlite("path")` or `sqlite("path", durability: "sync")`."""
+    if call.callee.dotted == "postgres":  # the name is reserved; the store is not built yet
+        yield error(BAD_CHECKPOINT, "the PostgreSQL checkpointer is not available yet",
+                    call.callee.span, "no run could start with it",
+                    help="use `sqlite(\"…\")` (or `memory`) for now")
+        return
     positional = [a for a in call.args if a.name is None]
     if len(positional) != 1 or not isinstance(positional[0].value, ast.StringLit):
         yield error(BAD_CHECKPOINT, f"`{call.callee.dotted}(…)` takes one path string",
