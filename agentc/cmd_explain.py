@@ -9,6 +9,7 @@ makes a moved holder exit 1 (for CI). Exit codes as in cli.py.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 import json
 import sys
 
@@ -61,7 +62,7 @@ def _run_diff(args: argparse.Namespace) -> int:
     new_graph, code = load_graph(new_path, args.agent)
     if new_graph is None:
         return code
-    old_graph, code = load_graph(old_path, args.agent or new_graph.name)
+    old_graph, code = _old_graph(old_path, args.agent, new_graph.name)
     if old_graph is None:
         return code
     old, new = explain.decision_map(old_graph), explain.decision_map(new_graph)
@@ -71,3 +72,17 @@ def _run_diff(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(explain.render_diff(old, new, changes))
     return 1 if args.exit_code and any(c.moved for c in changes) else 0
+
+
+def _old_graph(path: str, asked: str | None, new_name: str) -> tuple[Any, int]:
+    """OLD's graph: the one asked for, else the one named as NEW's, else OLD's own first
+    (a renamed agent is still the same agent under review)."""
+    from .cmd_graph import load_program, select_graph
+
+    program, code = load_program(path)
+    if program is None:
+        return None, code
+    names = {g.name for g in program.graphs}
+    name = asked or (new_name if new_name in names else None)
+    graph = select_graph(program, name, path)
+    return graph, (0 if graph is not None else 2)

@@ -224,11 +224,26 @@ def _check_tool(ctx: Ctx, item: ast.Expr, names: list[ToolName]) -> Iterator[Dia
     if head in ctx.unit.python:
         yield from _check_function_tool(ctx, item, names)
         return
+    if head in ctx.unit.mcp:
+        yield from _check_mcp_tool(item, names)
+        return
     found = graph_ref(ctx.unit, item, (SymbolKind.AGENT,), "agent or tool")
     if isinstance(found, GraphTarget):  # H1: an agent used as a tool
         names.append(ToolName(found.symbol.name, item.span, "agent"))
     elif found is not MISSING:
         yield found
+
+
+def _check_mcp_tool(ref: ast.Ref, names: list[ToolName]) -> Iterator[Diagnostic]:
+    """`files` (A9: every tool the server lists) or `files.read_file` (one tool, looked up
+    in the server's list at run time: nothing is connected while checking, A10)."""
+    if len(ref.parts) > 2:
+        yield error(NOT_A_TOOL, f"`{ref.dotted}` is not a tool", ref.span,
+                    "an MCP server's tool is `server` or `server.tool_name`",
+                    help=f"write `{ref.parts[0].text}` for every tool of the server, or "
+                         f"`{ref.parts[0].text}.{ref.parts[1].text}` for one")
+    elif len(ref.parts) == 2:
+        names.append(ToolName(ref.parts[1].text, ref.span, "mcp"))
 
 
 def _check_function_tool(ctx: Ctx, ref: ast.Ref, names: list[ToolName]) -> Iterator[Diagnostic]:

@@ -75,10 +75,11 @@ class SourceRef(Frozen):
 class ModuleKind(str, enum.Enum):
     PYTHON = "python"
     AGENT = "agent"
+    MCP = "mcp"  # an MCP server over streamable HTTP (A10: http/https URLs only)
 
 
 class ModuleSpec(Frozen):
-    """A `use` declaration: a Python module or another `.agent` file."""
+    """A `use` declaration: a Python module, another `.agent` file or an MCP server URL."""
 
     alias: str
     target: str
@@ -157,6 +158,19 @@ class ToolSpec(Frozen):
     return_direct: bool = False
     response_format: Literal["content", "content_and_artifact"] = "content"
     injected: list[InjectedArg] = Field(default_factory=list)
+    span: SourceSpan
+
+
+MCP_ALL_TOOLS = "*"
+
+
+class McpToolRef(Frozen):
+    """`tools [files]` (every tool the server lists, A9) or `tools [files.read_file]` (one,
+    checked against the server's list at run time) from `use "http://…/mcp" as files`."""
+
+    server: str  # the `use` alias
+    url: str  # http or https (A10)
+    tool: str = MCP_ALL_TOOLS  # a tool name, or MCP_ALL_TOOLS
     span: SourceSpan
 
 
@@ -408,6 +422,7 @@ class AgentSpec(Frozen):
     prompt_span: SourceSpan | None = None
     tools: list[ToolSpec] = Field(default_factory=list)
     provider_tools: list[ProviderToolSpec] = Field(default_factory=list)
+    mcp_tools: list[McpToolRef] = Field(default_factory=list)  # A9, B10: listed at run time
     output: OutputSpec | None = None
     middleware: list[MiddlewareSpec] = Field(default_factory=list)
 

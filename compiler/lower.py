@@ -78,6 +78,9 @@ def lower_program(root: FileUnit, ctx_for) -> ir.Program:
 def _module_spec(use: ast.UseDecl) -> ir.ModuleSpec:
     from .symbols import use_alias
     target = use.target.value
+    if "://" in target:  # resolve accepted only http(s) URLs (A10)
+        return ir.ModuleSpec(alias=use_alias(use), target=target, kind=ir.ModuleKind.MCP,
+                             is_file=False, span=span_ir(use.span))
     kind = ir.ModuleKind.AGENT if target.endswith(".agent") else ir.ModuleKind.PYTHON
     is_file = target.endswith((".py", ".agent")) or "/" in target
     return ir.ModuleSpec(alias=use_alias(use), target=target, kind=kind, is_file=is_file,
@@ -104,6 +107,7 @@ def agent_parts(low: Lowering, ctx: Ctx, agent: ast.AgentDecl, name: str) -> Age
         prompt_span=span_ir(stmts[ast.PromptStmt].span) if ast.PromptStmt in stmts else None,
         tools=_agent_tools(low, ctx, stmts.get(ast.ToolsStmt)),
         provider_tools=_provider_tools(stmts.get(ast.ToolsStmt)),
+        mcp_tools=_mcp_tools(ctx, stmts.get(ast.ToolsStmt)),
         output=_output(low, ctx, stmts.get(ast.OutputStmt)),
         middleware=_budgets(stmts.get(ast.LimitsStmt))
         + _middleware(ctx, stmts.get(ast.MiddlewareStmt)))
@@ -120,7 +124,7 @@ def agent_parts(low: Lowering, ctx: Ctx, agent: ast.AgentDecl, name: str) -> Age
 def _agent_tools(low: Lowering, ctx: Ctx, stmt: ast.ToolsStmt | None) -> list[ir.ToolSpec]:
     out = []
     for item in (stmt.value.items if stmt else ()):
-        if isinstance(item, ast.MapLit):
+        if isinstance(item, ast.MapLit) or item.parts[0].text in ctx.unit.mcp:
             continue
         if item.parts[0].text in ctx.unit.python:
             target = python_ref(ctx.unit, item)
@@ -140,6 +144,18 @@ def agent_tool(low: Lowering, target: GraphTarget, span: ast.Span) -> ir.ToolSpe
         parameters={"type": "object", "properties": {"request": {"type": "string"}},
                     "required": ["request"]},
         agent=low.need_graph(target), span=span_ir(span))
+
+
+def _mcp_tools(ctx: Ctx, stmt: ast.ToolsStmt | None) -> list[ir.McpToolRef]:
+    """A9: `server` keeps every tool the server lists; `server.name` one of them."""
+    out = []
+    for item in (stmt.value.items if stmt else ()):
+        if isinstance(item, ast.Ref) and item.parts[0].text in ctx.unit.mcp:
+            server = item.parts[0].text
+            tool = item.parts[1].text if len(item.parts) == 2 else ir.MCP_ALL_TOOLS
+            out.append(ir.McpToolRef(server=server, url=ctx.unit.mcp[server], tool=tool,
+                                     span=span_ir(item.span)))
+    return out
 
 
 def _provider_tools(stmt: ast.ToolsStmt | None) -> list[ir.ProviderToolSpec]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
+from urllib.parse import urlsplit
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, error, register_code
@@ -33,6 +34,8 @@ RESERVED_NAME = register_code("reserved-name", "a declaration uses a name the la
 UNKNOWN_ATTR = register_code("unknown-attr", "a used module or file has no such top-level name")
 IMPORT_CYCLE = register_code("import-cycle", "`.agent` files use each other in a cycle")
 BAD_USE = register_code("bad-use", "a `use` target is neither a Python module nor an `.agent` file")
+MCP_URL = register_code("mcp-url", "a `use` target is a URL whose scheme is not http or https (A10)")
+MCP_SCHEMES = ("http", "https")  # A10: MCPAdapter accepts a str target only as such a URL
 
 RESERVED = frozenset({"START", "END", "__start__", "__end__"})
 
@@ -106,7 +109,9 @@ class Loader:
                               "the file name is not an identifier",
                               help=f"add `as name`: `use \"{target}\" as name`"))
             return
-        if target.endswith(".agent"):
+        if "://" in target:  # A10: a URL names an MCP server; nothing is connected here
+            self._load_mcp(unit, use, alias)
+        elif target.endswith(".agent"):
             unit.agent_files[alias] = self._load_agent(unit, use, alias)
         elif target.endswith((".py",)) or "/" not in target:
             unit.python[alias] = self._load_python(unit, use)
@@ -115,6 +120,20 @@ class Loader:
                               "not a .py file, .agent file or dotted module",
                               help="use a Python file (`./tools.py`), an `.agent` file or "
                                    "a dotted module name (`pkg.tools`)"))
+
+    def _load_mcp(self, unit: FileUnit, use: ast.UseDecl, alias: str) -> None:
+        target = use.target.value
+        parts = urlsplit(target)
+        if parts.scheme.lower() in MCP_SCHEMES and parts.netloc:
+            unit.mcp[alias] = target
+            return
+        self.report(error(MCP_URL, f"cannot use `{target}` as an MCP server", use.target.span,
+                          f"scheme `{parts.scheme}` is not http or https" if parts.netloc
+                          or parts.scheme not in MCP_SCHEMES else "the URL names no host",
+                          notes=("A10: a server named by a string must be an http(s) URL, so "
+                                 "a string can never launch a local program",),
+                          help="serve the tools over streamable HTTP and write "
+                               "`use \"http://127.0.0.1:PORT/mcp\" as name`"))
 
     def _load_python(self, unit: FileUnit, use: ast.UseDecl) -> PyModule | None:
         target = use.target.value

@@ -23,6 +23,7 @@ from .pyscan import PyModule
 class SymbolKind(str, enum.Enum):
     PYTHON = "python module"
     AGENT_FILE = "agent file"
+    MCP_SERVER = "MCP server"
     SCHEMA = "schema"
     AGENT = "agent"
     GRAPH = "graph"
@@ -55,6 +56,7 @@ class FileUnit:
     symbols: dict[str, Symbol] = field(default_factory=dict)
     python: dict[str, PyModule | None] = field(default_factory=dict)  # alias → scan (None: missing)
     agent_files: dict[str, "FileUnit | None"] = field(default_factory=dict)
+    mcp: dict[str, str] = field(default_factory=dict)  # alias → MCP server URL (A10)
     prelude: "FileUnit | None" = None
 
     @property
@@ -96,6 +98,8 @@ def item_kind(item: ast.Item) -> SymbolKind:
     if isinstance(item, ast.DeclareDecl):
         return DECL_KINDS.get(item.kind.text, SymbolKind.MIDDLEWARE)
     target = item.target.value
+    if "://" in target:
+        return SymbolKind.MCP_SERVER
     return SymbolKind.AGENT_FILE if target.endswith(".agent") else SymbolKind.PYTHON
 
 
