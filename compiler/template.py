@@ -39,8 +39,9 @@ def _impl(attr: str) -> ir.ImportRef:
 
 
 def has_tools_node(spec: ir.AgentSpec) -> bool:
-    """A11: local tools (the agent's or a middleware's) or some wrap_tool_call."""
-    return bool(spec.tools) or any(
+    """A11: local tools (the agent's, an MCP server's or a middleware's) or some
+    wrap_tool_call."""
+    return bool(spec.tools) or bool(spec.mcp_tools) or any(
         m.tools or ir.HookPoint.WRAP_TOOL_CALL in m.hooks for m in spec.middleware)
 
 

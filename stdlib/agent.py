@@ -374,7 +374,9 @@ class ModelCall:
         self.chooser, self.system, self.output = chooser, system, output
         self.watchers = tuple(watchers)  # D16: middleware that scrub streamed text
         self.tools = tuple(tools)
+        self.provider_tools = tuple(provider_tools)
         self.request_tools = [*self.tools, *provider_tools]
+        self.mcp: Any = None  # an McpToolset (A9): its tools join at the first call
         self.handler: Handler = model_chain(wrappers, self.execute)
         self.wrapped = bool(wrappers)  # middleware may edit `request.messages` in place
         self.scans: dict[int, RepairScan] = {}
@@ -449,11 +451,15 @@ class ModelCall:
             repaired_or_history = list(history) if self.wrapped else history
         else:
             repaired_or_history = repaired
+        tools, request_tools = self.tools, self.request_tools
+        if self.mcp is not None:  # A9/B10: the server's tools, listed once
+            tools = merged_tools(self.tools, await self.mcp.tools())
+            request_tools = [*tools, *self.provider_tools]
         request = mw_base.ModelRequest(
             model=self.chooser.pick(ctx), messages=repaired_or_history,
-            system_message=self.system, tools=list(self.request_tools),
+            system_message=self.system, tools=list(request_tools),
             response_format=self.output, state=state,
-            runtime=AgentRuntime.of(ctx, self.tools))
+            runtime=AgentRuntime.of(ctx, tools))
         response = await self.handler(request)
         command = None
         if isinstance(response, ExtendedModelResponse):
@@ -475,6 +481,31 @@ class ModelCall:
         return update
 
 
+def merged_tools(local: Sequence[Tool], mcp: Sequence[Tool]) -> tuple[Tool, ...]:
+    """A7: keyed by name, MCP tools after the local ones; a later name wins."""
+    by_name = {t.name: t for t in local}
+    by_name.update((t.name, t) for t in mcp)
+    return tuple(by_name.values())
+
+
+_MCP_CACHE = "_agentc_mcp_toolsets"
+
+
+def mcp_toolset(graph: Graph, env: Any) -> Any:
+    """The agent's MCP toolset, one per bound graph so its nodes share one listing (A9)."""
+    agent = agent_of(graph)
+    if not agent.mcp_tools:
+        return None
+    cache = getattr(env, _MCP_CACHE, None)
+    if cache is None:
+        cache = {}
+        setattr(env, _MCP_CACHE, cache)
+    if graph.name not in cache:
+        from .mcp import McpToolset
+        cache[graph.name] = McpToolset(agent.mcp_tools)
+    return cache[graph.name]
+
+
 def with_hook(bound: Sequence[BoundMiddleware], *points: HookPoint) -> list[Any]:
     """The objects of the middleware that declare one of `points`, in declaration order."""
     return [b.obj for b in bound if any(b.has(p) for p in points)]
@@ -487,13 +518,15 @@ def model_node(spec: NodeSpec, graph: Graph, env: Any) -> ModelCall:
     system = SystemMessage(content=agent.prompt) if agent.prompt is not None else None
     wraps = with_hook(bound_middleware(graph, env), HookPoint.WRAP_MODEL_CALL,
                       HookPoint.DYNAMIC_PROMPT)
-    return ModelCall(
+    call = ModelCall(
         chooser=ModelChooser(agent.model, env.base_dir, graph=graph.name), system=system,
         tools=tools,
         provider_tools=[p.definition for p in agent.provider_tools],  # A8
         output=bind_output(agent, env), wrappers=wraps,
         watchers=[b.obj for b in bound_middleware(graph, env)
                   if hasattr(b.obj, "stream_scrubber")])
+    call.mcp = mcp_toolset(graph, env)
+    return call
 
 
 # ---------------------------------------------------------------- the tools node
@@ -510,8 +543,16 @@ class ToolRunner:
         self.tools = dict(tools)
         self.runtime_tools = tuple(self.tools.values())
         self.handler: Handler | None = tool_chain(wrappers, self.execute) if wrappers else None
+        self.mcp: Any = None  # an McpToolset (A9): merged in once, at the first call
+
+    async def _merge_mcp(self) -> None:
+        merged = merged_tools(self.runtime_tools, await self.mcp.tools())
+        self.tools = {t.name: t for t in merged}
+        self.runtime_tools, self.mcp = merged, None
 
     async def __call__(self, state: Any, ctx: Any) -> Any:
+        if self.mcp is not None:
+            await self._merge_mcp()
         calls, view = self._calls(state)
         env = CallEnv(state=view, config=getattr(ctx, "config", None) or _default_config(),
                       store=getattr(ctx, "store", None), context=ctx)
@@ -581,7 +622,9 @@ def _merge_updates(updates: list[Any]) -> Any:
 @factory
 def tool_node(spec: NodeSpec, graph: Graph, env: Any) -> ToolRunner:
     wraps = with_hook(bound_middleware(graph, env), HookPoint.WRAP_TOOL_CALL)
-    return ToolRunner({t.name: t for t in bind_tools(graph, env)}, wraps)
+    runner = ToolRunner({t.name: t for t in bind_tools(graph, env)}, wraps)
+    runner.mcp = mcp_toolset(graph, env)
+    return runner
 
 
 def needs_state(agent: AgentSpec) -> bool:

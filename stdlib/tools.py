@@ -149,6 +149,7 @@ class Tool:
     injected: tuple[InjectedArg, ...] = ()
     handle_tool_error: bool | str | Callable[[ToolException], Any] | None = None
     accepts: frozenset[str] = field(default_factory=frozenset)  # every parameter name
+    raw_args: bool = False  # E2: a JSON-schema tool (MCP) gets the model's arguments as given
     # E5: a sync body proven cheap runs on the event loop (see `_invoke`); shared by copies
     cost: ToolCost = field(default_factory=lambda: ToolCost(), compare=False, repr=False)
 
@@ -291,6 +292,8 @@ def validate_args(t: Tool, call: ToolCall) -> dict[str, Any]:
     """The model's arguments, validated and coerced; only keys the model gave (as core)."""
     hidden = {a.param for a in t.injected}
     given = {k: v for k, v in call.args.items() if k not in hidden}  # E4: forged values go
+    if t.raw_args:  # E2: tools whose schema is a JSON-schema dict skip validation
+        return given
     result = t.args_model.model_validate(given)
     return {k: getattr(result, k) for k in type(result).model_fields if k in given}
 

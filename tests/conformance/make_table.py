@@ -27,17 +27,17 @@ SCENARIO = "tests/conformance/test_conformance.py::test_scenario[{}]"
 # Tests that run the same case in LangChain 1.4.10 and in agentc and compare (besides the
 # scenarios): a seat they name is "same".
 ORACLE_TESTS = ("tests/conformance/test_conformance_agents.py",
+                "tests/conformance/test_conformance_mcp.py",
                 "tests/middleware/test_conformance_lc.py")
 # Tests named after seats (`test_D10_D12_…`) that assert the seat map's answer directly.
 SEAT_TESTS = ("tests/stdlib", "tests/middleware", "tests/cli", "tests/providers",
               "tests/runtime", "tests/conformance")
 
 # Seats no test shows: (status, where, note).
-OTHER: dict[str, tuple[str, str, str]] = {
-    "A9": (OFFLINE, "", "MCP"), "A10": (OFFLINE, "", "MCP"), "B10": (OFFLINE, "", "MCP"),
-    "E12": (OFFLINE, "", "MCP"), "H5": (OFFLINE, "", "MCP"),
-    "D22": (OFFLINE, "", "MCP"), "D23": (OFFLINE, "", "MCP"),
-}
+# The MCP seats (A9, A10, B10, D22, D23, E12, H5) are shown by tests/stdlib/test_stdlib_mcp.py
+# against a fake MCP server on 127.0.0.1; tests/conformance/test_conformance_mcp.py runs
+# LangChain's MCPAdapter (needs fastmcp>=4, skipped without it) against the same server.
+OTHER: dict[str, tuple[str, str, str]] = {}
 
 
 def seat_tests(dirs: tuple[str, ...]) -> dict[str, list[str]]:
@@ -123,7 +123,8 @@ def main() -> int:
             "`tests/conformance/scenarios.py`; each scenario runs in create_agent (the oracle) "
             "and in agentc and compares final messages, what each model call received, the "
             "structured answer, interrupts and the exception type. Besides the scenarios, "
-            "`tests/conformance/test_conformance_agents.py` (H1–H3) and "
+            "`tests/conformance/test_conformance_agents.py` (H1–H3), "
+            "`tests/conformance/test_conformance_mcp.py` (MCP tools, needs fastmcp>=4) and "
             "`tests/middleware/test_conformance_lc.py` (middleware seats) run the same case in "
             "both; a seat shown only by tests named after it (`test_D9_…`) is marked so in "
             "the note. Divergences are listed in `docs/divergences.md`.",
