@@ -49,6 +49,10 @@ AUDIO_NOT_SUPPORTED = ("Converting MCP audio content to a content block is not s
                        "Received audio with mime type: {mime}")
 
 
+class UnconvertibleContent(ValueError):
+    """E12: a result block the model could not read (audio, as LangChain refuses it too)."""
+
+
 class McpToolNotFoundError(AgentcRuntimeError):
     """A9: `tools [server.name]` names a tool the server does not list."""
 
@@ -108,7 +112,7 @@ def convert_block(block: Mapping[str, Any]) -> dict[str, Any]:
     if kind == "image":
         return {"type": "image", "base64": block.get("data"), "mime_type": block.get("mimeType")}
     if kind == "audio":
-        raise NotImplementedError(AUDIO_NOT_SUPPORTED.format(mime=block.get("mimeType")))
+        raise UnconvertibleContent(AUDIO_NOT_SUPPORTED.format(mime=block.get("mimeType")))
     if kind == "resource_link":
         return _by_mime("url", block.get("uri"), block.get("mimeType"))
     if kind == "resource":
@@ -138,7 +142,7 @@ def mcp_tool(url: str, info: McpToolInfo) -> Tool:
             result = await call_tool(url, info.name, arguments, retry=result, answers=answers)
         try:
             blocks = [convert_block(b) for b in result.content]
-        except (NotImplementedError, ValueError) as exc:  # E12: unconvertible content
+        except ValueError as exc:  # E12: unconvertible content (UnconvertibleContent …)
             raise McpError(url, f"tool `{info.name}`: {exc}") from None
         if result.is_error:  # H5: the server's flag is taken at face value
             raise McpToolError(blocks)
