@@ -38,17 +38,24 @@ _DK = {DeltaKind.SET: "s", DeltaKind.CLEAR: "c", DeltaKind.OPS: "o"}
 _DK_BACK = {v: k for k, v in _DK.items()}
 
 
+def connect(path: str) -> sqlite3.Connection:
+    """One autocommit connection in WAL mode, shared across threads under the caller's
+    lock; the file's folder is made if missing. Used by the checkpointer and the store."""
+    if path != ":memory:":
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    return conn
+
+
 class SqliteStore:
     blocking = True
 
     def __init__(self, path: str) -> None:
-        if path != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self.path = path
-        self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._conn = connect(path)
         self._lock = threading.Lock()
         with self._lock:
-            self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.executescript(_SCHEMA)
 

@@ -26,7 +26,6 @@ import asyncio
 import json
 import math
 import os
-import sqlite3
 import threading
 import time
 from dataclasses import dataclass
@@ -388,13 +387,12 @@ class SqliteBackend:
     blocking = True
 
     def __init__(self, path: str) -> None:
-        if path != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        from .sqlite import connect
+
         self.path = path
-        self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._conn = connect(path)
         self._lock = threading.Lock()
         with self._lock:
-            self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.executescript(_SCHEMA)
 
     def write(self, namespace: Namespace, key: str, text: str, now: float) -> None:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
+from .loopback import LoopbackServer
+
 PROTOCOL_VERSION = "2025-06-18"
 Result = dict[str, Any]
 
@@ -58,7 +60,7 @@ class Recorded:
     session: str | None
 
 
-class FakeMcpServer:
+class FakeMcpServer(LoopbackServer):
     """The server; `start()` runs it on a daemon thread, `url` is its MCP endpoint."""
 
     def __init__(self, tools: list[FakeMcpTool] = (), *, page_size: int | None = None,
@@ -70,28 +72,10 @@ class FakeMcpServer:
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer((host, port), _handler_for(self))
         self._httpd.daemon_threads = True
-        self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/mcp"
-
-    def start(self) -> "FakeMcpServer":
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,),
-                                        daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-    def __enter__(self) -> "FakeMcpServer":
-        return self.start()
-
-    def __exit__(self, *exc: Any) -> None:
-        self.stop()
+        return self.origin + "/mcp"
 
     def methods(self) -> list[str | None]:
         return [r.method for r in self.requests]

@@ -29,6 +29,8 @@ from dataclasses import asdict, dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Iterator
 
+from .loopback import LoopbackServer
+
 
 @dataclass
 class FakeToolCall:
@@ -73,7 +75,7 @@ class RecordedRequest:
     first_byte_at: float | None = None  # when the first byte of the answer body was sent
 
 
-class FakeProviderServer:
+class FakeProviderServer(LoopbackServer):
     """The server; `start()` runs it on a daemon thread, `url` is its address."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0,
@@ -84,32 +86,14 @@ class FakeProviderServer:
         self.default_reply = default_reply
         self._httpd = ThreadingHTTPServer((host, port), _handler_for(self))
         self._httpd.daemon_threads = True
-        self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        return self.origin
 
     @property
     def openai_base_url(self) -> str:
         return self.url + "/v1"
-
-    def start(self) -> "FakeProviderServer":
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,),
-                                        daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-    def __enter__(self) -> "FakeProviderServer":
-        return self.start()
-
-    def __exit__(self, *exc: Any) -> None:
-        self.stop()
 
     def push(self, *replies: FakeReply) -> None:
         with self._lock:
