@@ -53,6 +53,7 @@ def compile_cached(path: str | Path) -> Any:
     if cached is not None:
         return cached
     from agentc.compiler.pipeline import compile_file
+
     result = compile_file(str(path))
     if result.program is None or _has_errors(result.diagnostics):
         raise LoadError(_render(result))
@@ -127,8 +128,9 @@ def _write_entry(entry: Path, program: Any, deps: dict[str, str] | None) -> None
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
         tmp = entry.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"deps": deps, "program": program.model_dump(mode="json")}),
-                       encoding="utf-8")
+        tmp.write_text(
+            json.dumps({"deps": deps, "program": program.model_dump(mode="json")}), encoding="utf-8"
+        )
         os.replace(tmp, entry)
     except OSError:
         pass  # no writable cache: compile each time
@@ -142,6 +144,7 @@ def _read_entry(entry: Path) -> Any:
     if any(_file_hash(Path(p)) != h for p, h in data.get("deps", {}).items()):
         return None
     from agentc.compiler import ir
+
     try:
         return ir.Program.model_validate(data["program"])
     except (ValueError, KeyError):
@@ -152,20 +155,24 @@ def _has_errors(diagnostics: Any) -> bool:
     has = getattr(diagnostics, "has_errors", None)
     if has is not None:
         return bool(has() if callable(has) else has)
-    return any(getattr(d, "severity", None) and str(d.severity).lower().endswith("error")
-               for d in diagnostics)
+    return any(
+        getattr(d, "severity", None) and str(d.severity).lower().endswith("error")
+        for d in diagnostics
+    )
 
 
 def _render(result: Any) -> str:
     try:
         from agentc.dsl.report import render_human
+
         return render_human(result.diagnostics, result.sources)
     except Exception:  # a renderer not yet there must not hide the diagnostics
         return "\n".join(str(d) for d in result.diagnostics)
 
 
-def bind(program: Any, name: str, base_dir: str, checkpointer: Any = None,
-         store: Any = None) -> Any:
+def bind(
+    program: Any, name: str, base_dir: str, checkpointer: Any = None, store: Any = None
+) -> Any:
     """The graph compiled; its own `checkpoint …` and `store …` statements apply unless a
     checkpointer / long-term store (I1) is given."""
     from agentc import runtime
@@ -175,20 +182,19 @@ def bind(program: Any, name: str, base_dir: str, checkpointer: Any = None,
         checkpointer = runtime.store_for(graph.checkpoint, base_dir)
     if store is None:
         store = runtime.open_store(graph.store, base_dir)
-    return runtime.compile(program, name, checkpointer=checkpointer, store=store,
-                           base_dir=base_dir)
+    return runtime.compile(program, name, checkpointer=checkpointer, store=store, base_dir=base_dir)
 
 
 def load(path: str | Path, *, checkpointer: Any = None, store: Any = None) -> dict[str, Any]:
     """Every graph of the file, compiled (agents through the create_agent template)."""
     program = compile_program(path)
     base_dir = str(Path(path).resolve().parent)
-    return {g.name: bind(program, g.name, base_dir, checkpointer, store)
-            for g in program.graphs}
+    return {g.name: bind(program, g.name, base_dir, checkpointer, store) for g in program.graphs}
 
 
-def load_agent(path: str | Path, name: str | None = None, *, checkpointer: Any = None,
-               store: Any = None) -> Any:
+def load_agent(
+    path: str | Path, name: str | None = None, *, checkpointer: Any = None, store: Any = None
+) -> Any:
     """One graph of the file: `name`, or the only (else the first `agent`) graph. `store`:
     the long-term store its tools and middleware use (I1), else the file's `store …`."""
     program = compile_program(path)

@@ -25,8 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser(chosen: str | None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="agentc", description="Check, draw and run .agent files.")
+    parser = argparse.ArgumentParser(prog="agentc", description="Check, draw and run .agent files.")
     parser.add_argument("--version", action="version", version=f"agentc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():

@@ -17,12 +17,17 @@ from pathlib import Path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help=".agent files to check")
-    parser.add_argument("--format", choices=("human", "short", "json"), default="human",
-                        help="human (default): source snippets with carets; short: one line "
-                             "each; json: the same data with byte offsets, for editors")
+    parser.add_argument(
+        "--format",
+        choices=("human", "short", "json"),
+        default="human",
+        help="human (default): source snippets with carets; short: one line "
+        "each; json: the same data with byte offsets, for editors",
+    )
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    parser.add_argument("--quiet", "-q", action="store_true",
-                        help="print nothing for files without diagnostics")
+    parser.add_argument(
+        "--quiet", "-q", action="store_true", help="print nothing for files without diagnostics"
+    )
 
 
 @dataclass(frozen=True)

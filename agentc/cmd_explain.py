@@ -9,20 +9,30 @@ makes a moved holder exit 1 (for CI). Exit codes as in cli.py.
 from __future__ import annotations
 
 import argparse
-from typing import Any
 import json
 import sys
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", metavar="FILE", help="an .agent file")
-    parser.add_argument("--agent", "--graph", dest="agent", metavar="NAME",
-                        help="the agent or graph block (default: the first)")
+    parser.add_argument(
+        "--agent",
+        "--graph",
+        dest="agent",
+        metavar="NAME",
+        help="the agent or graph block (default: the first)",
+    )
     parser.add_argument("--format", "-f", choices=("text", "json", "markdown"), default="text")
-    parser.add_argument("--diff", nargs=2, metavar=("OLD", "NEW"),
-                        help="show the seats that moved holder between two files")
-    parser.add_argument("--exit-code", action="store_true",
-                        help="with --diff: exit 1 when some seat moved holder")
+    parser.add_argument(
+        "--diff",
+        nargs=2,
+        metavar=("OLD", "NEW"),
+        help="show the seats that moved holder between two files",
+    )
+    parser.add_argument(
+        "--exit-code", action="store_true", help="with --diff: exit 1 when some seat moved holder"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

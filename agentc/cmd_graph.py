@@ -29,20 +29,36 @@ TEXT_FORMATS = (Format.MERMAID, Format.DOT)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="an .agent file")
-    parser.add_argument("--agent", "--graph", dest="agent", metavar="NAME",
-                        help="the agent or graph block to draw (default: the first)")
-    parser.add_argument("--format", "-f", choices=[f.value for f in Format],
-                        default=Format.MERMAID.value,
-                        help="mermaid (default, as LangGraph's draw_mermaid), dot, svg, png, "
-                             "or html (one self-contained page: diagram and decision map)")
-    parser.add_argument("-o", "--output", metavar="PATH",
-                        help="write here (default: stdout for mermaid/dot, <graph>.<format> "
-                             "otherwise)")
-    parser.add_argument("--no-legend", action="store_true",
-                        help="leave out the legend (limits, checkpointer, interrupts)")
+    parser.add_argument(
+        "--agent",
+        "--graph",
+        dest="agent",
+        metavar="NAME",
+        help="the agent or graph block to draw (default: the first)",
+    )
+    parser.add_argument(
+        "--format",
+        "-f",
+        choices=[f.value for f in Format],
+        default=Format.MERMAID.value,
+        help="mermaid (default, as LangGraph's draw_mermaid), dot, svg, png, "
+        "or html (one self-contained page: diagram and decision map)",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="write here (default: stdout for mermaid/dot, <graph>.<format> otherwise)",
+    )
+    parser.add_argument(
+        "--no-legend",
+        action="store_true",
+        help="leave out the legend (limits, checkpointer, interrupts)",
+    )
 
 
 # ---------------------------------------------------------------- loading (shared with explain)
+
 
 def load_program(path: str) -> tuple[ir.Program | None, int]:
     """The compiled program, or None and an exit code after printing why."""
@@ -55,8 +71,10 @@ def load_program(path: str) -> tuple[ir.Program | None, int]:
         return None, 2
     result = compile_source(text, path, base_dir=str(Path(path).resolve().parent))
     if result.program is None:
-        print(report.render_human(result.diagnostics, result.sources, color=False).rstrip("\n"),
-              file=sys.stderr)
+        print(
+            report.render_human(result.diagnostics, result.sources, color=False).rstrip("\n"),
+            file=sys.stderr,
+        )
         return None, 1
     return result.program, 0
 
@@ -73,8 +91,9 @@ def select_graph(program: ir.Program, name: str | None, path: str) -> ir.Graph |
         return program.graph(name)
     except KeyError:
         names = ", ".join(f"`{g.name}`" for g in program.graphs)
-        print(f"error: no agent or graph named `{name}` in {path} (it has: {names})",
-              file=sys.stderr)
+        print(
+            f"error: no agent or graph named `{name}` in {path} (it has: {names})", file=sys.stderr
+        )
         return None
 
 
@@ -87,6 +106,7 @@ def load_graph(path: str, name: str | None) -> tuple[ir.Graph | None, int]:
 
 
 # ---------------------------------------------------------------- drawing
+
 
 def draw(graph: ir.Graph, fmt: Format, legend: bool = True) -> bytes:
     """The diagram in `fmt`; raises render.DotNotFound for svg/png/html without `dot`."""
@@ -129,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
     target = output_path(args, graph, fmt)
     if target is None:
         sys.stdout.buffer.write(data) if fmt not in TEXT_FORMATS else sys.stdout.write(
-            data.decode("utf-8"))
+            data.decode("utf-8")
+        )
         return 0
     try:
         Path(target).write_bytes(data)

@@ -13,18 +13,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from .cmd_check import read_text
     from .compiler.pipeline import compile_source
     from .dsl import report
-    from pathlib import Path
 
     text = read_text(args.file)
     if text is None:
         return 2
     result = compile_source(text, args.file, base_dir=str(Path(args.file).resolve().parent))
     if result.program is None:
-        print(report.render_human(result.diagnostics, result.sources, color=False),
-              file=sys.stderr)
+        print(report.render_human(result.diagnostics, result.sources, color=False), file=sys.stderr)
         return 1
     if args.graph is None:
         print(result.program.model_dump_json(indent=args.indent))
@@ -33,7 +33,9 @@ def run(args: argparse.Namespace) -> int:
         print(result.program.graph(args.graph).model_dump_json(indent=args.indent))
     except KeyError:
         names = ", ".join(g.name for g in result.program.graphs) or "none"
-        print(f"error: no graph named `{args.graph}` in {args.file} (it has: {names})",
-              file=sys.stderr)
+        print(
+            f"error: no graph named `{args.graph}` in {args.file} (it has: {names})",
+            file=sys.stderr,
+        )
         return 1
     return 0

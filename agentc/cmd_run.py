@@ -25,8 +25,9 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 DEFAULT_STORE = ".agentc/state.db"
 
@@ -37,31 +38,49 @@ class UsageError(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="the .agent file")
-    parser.add_argument("--agent", metavar="NAME", help="which agent or graph (default: the "
-                        "only one, else the first agent)")
+    parser.add_argument(
+        "--agent",
+        metavar="NAME",
+        help="which agent or graph (default: the only one, else the first agent)",
+    )
     src = parser.add_mutually_exclusive_group()
     src.add_argument("--input", metavar="TEXT", help="the user's message")
     src.add_argument("--input-file", metavar="F", help="read the user's message from F")
     parser.add_argument("--thread", metavar="ID", help="continue (or start) this saved thread")
-    parser.add_argument("--model", metavar="SPEC", help="run with this model instead "
-                        "(e.g. openai:gpt-4o-mini)")
-    parser.add_argument("--stream", action="store_true",
-                        help="print model text and tool-call arguments as they arrive")
-    parser.add_argument("--json", action="store_true",
-                        help="print only the final state, as JSON")
+    parser.add_argument(
+        "--model", metavar="SPEC", help="run with this model instead (e.g. openai:gpt-4o-mini)"
+    )
+    parser.add_argument(
+        "--stream",
+        action="store_true",
+        help="print model text and tool-call arguments as they arrive",
+    )
+    parser.add_argument("--json", action="store_true", help="print only the final state, as JSON")
     tape = parser.add_mutually_exclusive_group()
     tape.add_argument("--record", metavar="FILE", help="save every model exchange to FILE")
-    tape.add_argument("--replay", metavar="FILE", help="answer model calls from FILE "
-                      "(recorded with --record): no network, no API key")
-    parser.add_argument("--decisions", metavar="FILE", help="answer human-review pauses from "
-                        "FILE (JSON: one resume value, or a list used in turn)")
-    parser.add_argument("--durability", choices=("sync", "async", "exit"),
-                        help="when each step is saved (F11); default: the file's "
-                             "`checkpoint …(durability: …)`, else sync, so a crash loses no "
-                             "completed step")
-    parser.add_argument("--verbose", action="store_true",
-                        help="show where model calls go, whole tool results, and tracebacks "
-                             "on errors")
+    tape.add_argument(
+        "--replay",
+        metavar="FILE",
+        help="answer model calls from FILE (recorded with --record): no network, no API key",
+    )
+    parser.add_argument(
+        "--decisions",
+        metavar="FILE",
+        help="answer human-review pauses from "
+        "FILE (JSON: one resume value, or a list used in turn)",
+    )
+    parser.add_argument(
+        "--durability",
+        choices=("sync", "async", "exit"),
+        help="when each step is saved (F11); default: the file's "
+        "`checkpoint …(durability: …)`, else sync, so a crash loses no "
+        "completed step",
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show where model calls go, whole tool results, and tracebacks on errors",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # every failure is one paragraph, never a traceback
         if args.verbose:
             import traceback
+
             traceback.print_exc()
         print(describe_error(exc), file=sys.stderr)
         return 1
@@ -102,8 +122,13 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             show_endpoints(graph, out)
         if text is not None and "messages" in value:
             print(f"you: {text}", file=out)
-    printer = Transcript(out, quiet=args.json, stream=args.stream and not args.json,
-                         decisions=args.decisions, full=args.verbose)
+    printer = Transcript(
+        out,
+        quiet=args.json,
+        stream=args.stream and not args.json,
+        decisions=args.decisions,
+        full=args.verbose,
+    )
     durability = args.durability or graph.checkpoint.durability or "sync"
     result = drive(compiled, value, config, printer, durability)
     code = finish(result, args, out, config, printer)
@@ -113,6 +138,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ---------------------------------------------------------------- inputs and files
+
 
 def check_files(args: argparse.Namespace) -> None:
     """Exit 2 before any work when a named file cannot be read (or written)."""
@@ -128,8 +154,9 @@ def check_files(args: argparse.Namespace) -> None:
             with open(args.record, "a", encoding="utf-8"):
                 pass
         except OSError as exc:
-            raise UsageError(f"cannot write the cassette {args.record!r}: "
-                             f"{exc.strerror or exc}") from None
+            raise UsageError(
+                f"cannot write the cassette {args.record!r}: {exc.strerror or exc}"
+            ) from None
 
 
 def readable(what: str, path: str) -> None:
@@ -153,9 +180,11 @@ def run_input(graph: Any, text: str | None, resuming: bool) -> Any:
         value = None
     if not isinstance(value, dict):
         names = ", ".join(c.name for c in graph.state if c.input) or "none"
-        raise UsageError(f"`{graph.name}` has no `messages` channel, so its input is a JSON "
-                         f"object of its state channels ({names}), e.g. --input "
-                         f"'{{\"{next((c.name for c in graph.state if c.input), 'key')}\": …}}'")
+        raise UsageError(
+            f"`{graph.name}` has no `messages` channel, so its input is a JSON "
+            f"object of its state channels ({names}), e.g. --input "
+            f"'{{\"{next((c.name for c in graph.state if c.input), 'key')}\": …}}'"
+        )
     return value
 
 
@@ -165,6 +194,7 @@ def show_endpoints(graph: Any, out: TextIO) -> None:
     if agent is None:
         return
     from agentc.stdlib.providers.registry import endpoint_for
+
     print(f"model {agent.model.spec}: {endpoint_for(agent.model)}", file=out)
 
 
@@ -197,6 +227,7 @@ def with_model(program: Any, graph_name: str, spec_text: str) -> Any:
 
 # ---------------------------------------------------------------- cassettes
 
+
 def cassette_source(args: argparse.Namespace, root: Any) -> Callable[..., Any] | None:
     """`--record`/`--replay`: the run's agent model saved to, or served from, a cassette.
     The agent run here uses FILE; another agent it calls as a tool (H1) uses FILE with the
@@ -211,51 +242,68 @@ def cassette_source(args: argparse.Namespace, root: Any) -> Callable[..., Any] |
 
     def source(graph: str, spec: Any, make: Callable[[], Any]) -> Any:
         from agentc.stdlib.providers.cassette import Recording, Replaying
+
         if args.record:
             return Recording(make(), where(graph))
         return Replaying(where(graph))
+
     return source
 
 
 # ---------------------------------------------------------------- binding and driving
 
-def bind(program: Any, graph: Any, base_dir: str, thread: str | None,
-         source: Callable[..., Any] | None = None) -> tuple[Any, Any]:
+
+def bind(
+    program: Any,
+    graph: Any,
+    base_dir: str,
+    thread: str | None,
+    source: Callable[..., Any] | None = None,
+) -> tuple[Any, Any]:
     from agentc import runtime
     from agentc.compiler import ir
 
     spec = graph.checkpoint
     if spec.kind is ir.CheckpointKind.NONE and spec.span is None:
         from agentc.runtime.sqlite import SqliteStore  # the CLI's embedded default (F10)
+
         Path(DEFAULT_STORE).parent.mkdir(parents=True, exist_ok=True)
         store = SqliteStore(DEFAULT_STORE)
     else:
         store = runtime.store_for(spec, base_dir)
     if store is None and thread:
-        raise UsageError(f"`--thread` needs saved state, but `{graph.name}` says "
-                         "`checkpoint none`; remove that line or drop --thread")
+        raise UsageError(
+            f"`--thread` needs saved state, but `{graph.name}` says "
+            "`checkpoint none`; remove that line or drop --thread"
+        )
     memory = runtime.open_store(graph.store, base_dir)  # I1: none unless the file says so
     if source is None:
-        compiled = runtime.compile(program, graph.name, checkpointer=store, store=memory,
-                                   base_dir=base_dir)
+        compiled = runtime.compile(
+            program, graph.name, checkpointer=store, store=memory, base_dir=base_dir
+        )
     else:
         from agentc.stdlib.agent import model_source
+
         with model_source(source):
-            compiled = runtime.compile(program, graph.name, checkpointer=store, store=memory,
-                                       base_dir=base_dir)
+            compiled = runtime.compile(
+                program, graph.name, checkpointer=store, store=memory, base_dir=base_dir
+            )
     thread_id = thread or (uuid.uuid4().hex[:12] if store is not None else None)
     return compiled, runtime.RunConfig(thread_id=thread_id)
 
 
-def drive(compiled: Any, value: Any, config: Any, printer: "Transcript",
-          durability: str = "sync") -> dict[str, Any]:
+def drive(
+    compiled: Any, value: Any, config: Any, printer: Transcript, durability: str = "sync"
+) -> dict[str, Any]:
     """Run, printing as the runtime reports; at an interrupt ask and resume."""
     import asyncio
+
     return asyncio.run(_drive(compiled, value, config, printer, durability))
 
 
-async def _drive(compiled: Any, value: Any, config: Any, printer: "Transcript",
-                 durability: str) -> dict:
+async def _drive(
+    compiled: Any, value: Any, config: Any, printer: Transcript, durability: str
+) -> dict:
     from agentc.runtime import Command, StreamMode
 
     modes = {StreamMode.UPDATES, StreamMode.VALUES, StreamMode.DEBUG}
@@ -263,8 +311,13 @@ async def _drive(compiled: Any, value: Any, config: Any, printer: "Transcript",
         modes.add(StreamMode.MESSAGES)
     try:
         while True:
-            spec = compiled.spec(config, modes=frozenset(modes), sink=printer.sink,
-                                 inline_sync=True, durability=durability)
+            spec = compiled.spec(
+                config,
+                modes=frozenset(modes),
+                sink=printer.sink,
+                inline_sync=True,
+                durability=durability,
+            )
             outcome = await compiled.run(value, spec)
             if not outcome.paused:
                 return outcome.values
@@ -290,14 +343,23 @@ _NO_ANSWER = object()
 
 # ---------------------------------------------------------------- the transcript
 
+
 class Transcript:
     """Prints each event as the runtime emits it: messages once each, each task's time
     (its step's start to its own finish, from the runtime's `debug` task events), tokens,
     and with `stream` the model's text and tool-call arguments as they arrive."""
 
-    def __init__(self, out: TextIO, *, quiet: bool, stream: bool,
-                 decisions: str | None = None, full: bool = False) -> None:
+    def __init__(
+        self,
+        out: TextIO,
+        *,
+        quiet: bool,
+        stream: bool,
+        decisions: str | None = None,
+        full: bool = False,
+    ) -> None:
         from agentc.terminal_review import DecisionsFile
+
         self.out, self.quiet, self.stream, self.full = out, quiet, stream, full
         try:
             self.decisions = DecisionsFile(decisions) if decisions else None
@@ -320,8 +382,14 @@ class Transcript:
             self.handle(event, now)
 
     def handle(self, event: Any, now: float) -> None:
-        from agentc.runtime.events import DebugEvent, DebugKind, MessagesEvent, UpdatesEvent, \
-            ValuesEvent
+        from agentc.runtime.events import (
+            DebugEvent,
+            DebugKind,
+            MessagesEvent,
+            UpdatesEvent,
+            ValuesEvent,
+        )
+
         if isinstance(event, DebugEvent):
             if event.kind is DebugKind.TASK:
                 self.step_started[event.step] = now
@@ -357,8 +425,11 @@ class Transcript:
 
     def state_writes(self, node: str, update: dict[str, Any], took: float | None) -> None:
         """Writes to channels other than `messages` (a graph block's state), one line each."""
-        writes = {k: v for k, v in update.items()
-                  if k not in ("messages", "structured_response") and not k.startswith("_")}
+        writes = {
+            k: v
+            for k, v in update.items()
+            if k not in ("messages", "structured_response") and not k.startswith("_")
+        }
         if self.quiet or not writes:
             return
         for key, value in writes.items():
@@ -390,6 +461,7 @@ class Transcript:
         """D10: a review pause lists its calls; the answer comes from --decisions, else
         the terminal (approve / edit / reject / respond per call)."""
         from agentc import terminal_review
+
         if self.decisions is not None:
             for i in interrupts:
                 self.say(f"paused: {_show(i.value)}")
@@ -403,8 +475,7 @@ class Transcript:
             for i in interrupts:
                 self.say(f"paused: {_show(i.value)}")
             return _NO_ANSWER
-        return terminal_review.answer(interrupts, sys.stderr if self.quiet else self.out,
-                                      input)
+        return terminal_review.answer(interrupts, sys.stderr if self.quiet else self.out, input)
 
 
 class LiveShown:
@@ -464,8 +535,7 @@ def render_message(m: Any, shown: LiveShown | None = None) -> list[str]:
         lines = [f"ai: {m.text}"] if m.text and not shown.text else []
         if shown.calls < len(m.tool_calls):
             lines += [f"ai → {c.name}({_args(c.args)})  id={c.id}" for c in m.tool_calls]
-        lines += [f"ai → {c.name} (malformed arguments: {c.args!r})" for c in
-                  m.invalid_tool_calls]
+        lines += [f"ai → {c.name} (malformed arguments: {c.args!r})" for c in m.invalid_tool_calls]
         return lines or ([] if shown.text or shown.calls else ["ai: (empty reply)"])
     if m.type == "tool":
         mark = " (error)" if m.status == "error" else ""
@@ -487,8 +557,7 @@ def _args(args: dict[str, Any]) -> str:
 
 
 def _show(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
-                                                            default=str)
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _usage(m: Any) -> str:
@@ -498,24 +567,34 @@ def _usage(m: Any) -> str:
 
 # ---------------------------------------------------------------- the end of a run
 
-def finish(result: dict[str, Any], args: argparse.Namespace, out: TextIO, config: Any,
-           printer: Transcript) -> int:
+
+def finish(
+    result: dict[str, Any], args: argparse.Namespace, out: TextIO, config: Any, printer: Transcript
+) -> int:
     if args.json:
         print(json.dumps(to_json(result), indent=2, ensure_ascii=False), file=out)
         return 0
     elapsed = (time.perf_counter() - printer.started) * 1000
-    tokens = (f" · tokens {printer.tokens_in} in, {printer.tokens_out} out"
-              if printer.tokens_in or printer.tokens_out else "")
-    print(f"-- done in {elapsed:.0f} ms · {printer.model_calls} model "
-          f"call{'s' if printer.model_calls != 1 else ''}{tokens}", file=out)
+    tokens = (
+        f" · tokens {printer.tokens_in} in, {printer.tokens_out} out"
+        if printer.tokens_in or printer.tokens_out
+        else ""
+    )
+    print(
+        f"-- done in {elapsed:.0f} ms · {printer.model_calls} model "
+        f"call{'s' if printer.model_calls != 1 else ''}{tokens}",
+        file=out,
+    )
     if "__interrupt__" in result:
-        print(f"paused; answer it with: agentc run {args.file} --thread {config.thread_id} "
-              "[--decisions FILE]", file=out)
+        print(
+            f"paused; answer it with: agentc run {args.file} --thread {config.thread_id} "
+            "[--decisions FILE]",
+            file=out,
+        )
     elif result.get("structured_response") is not None:
         print(f"structured response: {result['structured_response']!r}", file=out)
     if config.thread_id:
-        print(f"thread: {config.thread_id} (continue with --thread {config.thread_id})",
-              file=out)
+        print(f"thread: {config.thread_id} (continue with --thread {config.thread_id})", file=out)
     return 0
 
 
@@ -525,6 +604,7 @@ def print_budgets(compiled: Any, config: Any, out: TextIO) -> None:
     if agent is None or not agent.middleware:
         return
     from agentc.stdlib.middleware.binding import bound_middleware
+
     for b in bound_middleware(compiled.graph, compiled.env):
         report = getattr(b.obj, "report", None)
         if callable(report):
@@ -541,6 +621,7 @@ def to_json(value: Any) -> Any:
         return [to_json(v) for v in value]
     if hasattr(value, "__dataclass_fields__"):
         import dataclasses
+
         return to_json(dataclasses.asdict(value))
     return value if isinstance(value, (str, int, float, bool, type(None))) else str(value)
 

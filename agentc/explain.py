@@ -17,10 +17,11 @@ import enum
 import functools
 import json
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .compiler import ir
 
@@ -50,6 +51,7 @@ class Scope(str, enum.Enum):
 
 
 # ---------------------------------------------------------------- the seat table
+
 
 @dataclass(frozen=True, slots=True)
 class FactRule:
@@ -103,15 +105,30 @@ def _row(raw: dict[str, Any]) -> SeatRow:
     taken = raw.get("taken") or {}
     split = taken.get("split")
     return SeatRow(
-        id=raw["id"], stage=raw["stage"], kind=Kind(raw["kind"]), holder=Holder(raw["holder"]),
-        scope=Scope(raw["scope"]), question=raw["question"], default=raw["default"],
+        id=raw["id"],
+        stage=raw["stage"],
+        kind=Kind(raw["kind"]),
+        holder=Holder(raw["holder"]),
+        scope=Scope(raw["scope"]),
+        question=raw["question"],
+        default=raw["default"],
         published=raw["published"],
         taken_holder=Holder(taken["holder"]) if "holder" in taken else None,
-        split=Split(split["config"], Holder(split["holder"]), split["answer"],
-                    Holder(split["rest_holder"]), split["rest_answer"]) if split else None,
-        facts=tuple(FactRule(f["fact"], Holder(f["holder"]) if f["holder"] else None,
-                             f["answer"]) for f in raw.get("facts", ())),
-        hint=raw.get("hint"))
+        split=Split(
+            split["config"],
+            Holder(split["holder"]),
+            split["answer"],
+            Holder(split["rest_holder"]),
+            split["rest_answer"],
+        )
+        if split
+        else None,
+        facts=tuple(
+            FactRule(f["fact"], Holder(f["holder"]) if f["holder"] else None, f["answer"])
+            for f in raw.get("facts", ())
+        ),
+        hint=raw.get("hint"),
+    )
 
 
 @functools.cache
@@ -121,11 +138,14 @@ def seat_table(path: str = str(SEATS_JSON)) -> SeatTable:
         stages=MappingProxyType(dict(raw["stages"])),
         seats=tuple(_row(r) for r in raw["seats"]),
         hook_seats=MappingProxyType({k: tuple(v) for k, v in raw["hook_seats"].items()}),
-        published_counts=tuple((Kind(c["kind"]), Holder(c["holder"]), c["count"])
-                               for c in raw["published_counts"]))
+        published_counts=tuple(
+            (Kind(c["kind"]), Holder(c["holder"]), c["count"]) for c in raw["published_counts"]
+        ),
+    )
 
 
 # ---------------------------------------------------------------- IR facts
+
 
 @dataclass(frozen=True, slots=True)
 class FactValue:
@@ -186,8 +206,15 @@ def _fact_tools(graph: ir.Graph) -> FactValue | None:
     tools = _local_tools(graph)
     if not tools:
         return None
-    return FactValue({"count": len(tools), "names": _ticks([t.name for t in tools]),
-                      "hooks": _hook_count(graph)}, tools[0].span, "tools")
+    return FactValue(
+        {
+            "count": len(tools),
+            "names": _ticks([t.name for t in tools]),
+            "hooks": _hook_count(graph),
+        },
+        tools[0].span,
+        "tools",
+    )
 
 
 def _fact_no_tools(graph: ir.Graph) -> FactValue | None:
@@ -199,8 +226,11 @@ def _fact_no_tools(graph: ir.Graph) -> FactValue | None:
 def _fact_graph_shape(graph: ir.Graph) -> FactValue | None:
     if graph.kind is not ir.GraphKind.GRAPH:
         return None
-    return FactValue({"nodes": len(graph.nodes), "edges": len(graph.edges),
-                      "branches": len(graph.branches)}, graph.span, "graph")
+    return FactValue(
+        {"nodes": len(graph.nodes), "edges": len(graph.edges), "branches": len(graph.branches)},
+        graph.span,
+        "graph",
+    )
 
 
 def _branch_text(branch: ir.BranchSpec) -> str:
@@ -256,8 +286,10 @@ def _retry_text(output: ir.OutputSpec) -> str:
     if output.handle_errors is False:
         return "no: `handle_errors: false`, so a failed check fails the run"
     if isinstance(output.handle_errors, str):
-        return (f"yes: the model is told \"{output.handle_errors}\" and asked again, with no "
-                "limit but the step cap")
+        return (
+            f'yes: the model is told "{output.handle_errors}" and asked again, with no '
+            "limit but the step cap"
+        )
     return "yes: the error goes back to the model, with no limit but the step cap"
 
 
@@ -265,8 +297,12 @@ def _fact_output(graph: ir.Graph, *strategies: ir.OutputStrategy) -> FactValue |
     output = graph.agent.output if graph.agent else None
     if output is None or (strategies and output.strategy not in strategies):
         return None
-    values = {"schemas": _ticks(output.schemas), "strategy": output.strategy.value,
-              "strategy_text": _STRATEGY_TEXT[output.strategy], "retry_text": _retry_text(output)}
+    values = {
+        "schemas": _ticks(output.schemas),
+        "strategy": output.strategy.value,
+        "strategy_text": _STRATEGY_TEXT[output.strategy],
+        "retry_text": _retry_text(output),
+    }
     return FactValue(values, output.span, "output")
 
 
@@ -329,35 +365,38 @@ def _fact_interrupts_unsaved(graph: ir.Graph) -> FactValue | None:
 
 
 # The IR facts the seat table's `facts` entries may name: one extractor each.
-FACTS: Mapping[str, Extractor] = MappingProxyType({
-    "model": _fact_model,
-    "model_inferred": _fact_model_inferred,
-    "model_retries": _fact_model_retries,
-    "prompt": _fact_prompt,
-    "tools": _fact_tools,
-    "no_tools": _fact_no_tools,
-    "graph_shape": _fact_graph_shape,
-    "graph_branches": _fact_graph_branches,
-    "provider_tools": _fact_provider_tools,
-    "return_direct": lambda g: _fact_tool_subset(g, lambda t: t.return_direct),
-    "agent_tools": lambda g: _fact_tool_subset(g, lambda t: t.agent is not None),
-    "injected": _fact_injected,
-    "output": _fact_output,
-    "output_tool": lambda g: _fact_output(g, ir.OutputStrategy.TOOL),
-    "output_provider": lambda g: _fact_output(g, ir.OutputStrategy.PROVIDER),
-    "steps": _fact_steps,
-    "steps_default": _fact_steps_default,
-    "step_timeout": _fact_step_timeout,
-    "node_timeout": lambda g: _fact_nodes(g, "timeout_s", lambda s: f"{_num(s)} s"),
-    "node_retry": lambda g: _fact_nodes(g, "retry", lambda r: f"{r.max_attempts} attempts"),
-    "checkpoint": _fact_checkpoint,
-    "store": _fact_store,
-    "interrupts": _fact_interrupts,
-    "interrupts_unsaved": _fact_interrupts_unsaved,
-})
+FACTS: Mapping[str, Extractor] = MappingProxyType(
+    {
+        "model": _fact_model,
+        "model_inferred": _fact_model_inferred,
+        "model_retries": _fact_model_retries,
+        "prompt": _fact_prompt,
+        "tools": _fact_tools,
+        "no_tools": _fact_no_tools,
+        "graph_shape": _fact_graph_shape,
+        "graph_branches": _fact_graph_branches,
+        "provider_tools": _fact_provider_tools,
+        "return_direct": lambda g: _fact_tool_subset(g, lambda t: t.return_direct),
+        "agent_tools": lambda g: _fact_tool_subset(g, lambda t: t.agent is not None),
+        "injected": _fact_injected,
+        "output": _fact_output,
+        "output_tool": lambda g: _fact_output(g, ir.OutputStrategy.TOOL),
+        "output_provider": lambda g: _fact_output(g, ir.OutputStrategy.PROVIDER),
+        "steps": _fact_steps,
+        "steps_default": _fact_steps_default,
+        "step_timeout": _fact_step_timeout,
+        "node_timeout": lambda g: _fact_nodes(g, "timeout_s", lambda s: f"{_num(s)} s"),
+        "node_retry": lambda g: _fact_nodes(g, "retry", lambda r: f"{r.max_attempts} attempts"),
+        "checkpoint": _fact_checkpoint,
+        "store": _fact_store,
+        "interrupts": _fact_interrupts,
+        "interrupts_unsaved": _fact_interrupts_unsaved,
+    }
+)
 
 
 # ---------------------------------------------------------------- the map
+
 
 class Origin(str, enum.Enum):
     DEFAULT = "default"  # the table's default answer
@@ -409,35 +448,54 @@ def decision_map(graph: ir.Graph, table: SeatTable | None = None) -> DecisionMap
     table = table or seat_table()
     facts = {name: extract(graph) for name, extract in FACTS.items()}
     claims = _middleware_claims(graph, table)
-    answers = [SeatAnswer(row, _parts(graph, row, facts, claims.get(row.id, [])))
-               for row in table.seats]
+    answers = [
+        SeatAnswer(row, _parts(graph, row, facts, claims.get(row.id, []))) for row in table.seats
+    ]
     ordered = [a for a in answers if a.changed] + [a for a in answers if not a.changed]
-    return DecisionMap(graph.name, graph.kind, graph.span.file, tuple(ordered),
-                       _counts(answers, table))
+    return DecisionMap(
+        graph.name, graph.kind, graph.span.file, tuple(ordered), _counts(answers, table)
+    )
 
 
 def _middleware_claims(graph: ir.Graph, table: SeatTable) -> dict[str, list[ir.MiddlewareSpec]]:
     """Seat id → the middleware that take it, in declaration order."""
     claims: dict[str, list[ir.MiddlewareSpec]] = {}
     for mw in graph.agent.middleware if graph.agent else []:
-        seats = list(mw.seats) or [s for point in mw.hooks
-                                   for s in table.hook_seats.get(point.value, ())]
+        seats = list(mw.seats) or [
+            s for point in mw.hooks for s in table.hook_seats.get(point.value, ())
+        ]
         for seat_id in dict.fromkeys(seats):
             claims.setdefault(seat_id, []).append(mw)
     return claims
 
 
-def _parts(graph: ir.Graph, row: SeatRow, facts: Mapping[str, FactValue | None],
-           claims: list[ir.MiddlewareSpec]) -> tuple[Part, ...]:
+def _parts(
+    graph: ir.Graph,
+    row: SeatRow,
+    facts: Mapping[str, FactValue | None],
+    claims: list[ir.MiddlewareSpec],
+) -> tuple[Part, ...]:
     if graph.kind is ir.GraphKind.GRAPH and row.scope is Scope.AGENT:
-        return (Part(Holder.NONE, "not in play: a hand-built graph has no create_agent step "
-                     "for it", Origin.NOT_IN_PLAY),)
+        return (
+            Part(
+                Holder.NONE,
+                "not in play: a hand-built graph has no create_agent step for it",
+                Origin.NOT_IN_PLAY,
+            ),
+        )
     parts = [p for mw in claims for p in _middleware_parts(graph, row, mw)]
     for rule in row.facts:
         fact = facts.get(rule.fact)
         if fact is not None:
-            parts.append(Part(rule.holder or row.holder, rule.answer.format(**fact.values),
-                              Origin.FACT, f"`{fact.source}`", fact.span))
+            parts.append(
+                Part(
+                    rule.holder or row.holder,
+                    rule.answer.format(**fact.values),
+                    Origin.FACT,
+                    f"`{fact.source}`",
+                    fact.span,
+                )
+            )
     if parts:
         return tuple(parts)
     return (Part(row.holder, _default_answer(graph, row), Origin.DEFAULT),)
@@ -453,14 +511,19 @@ def _middleware_parts(graph: ir.Graph, row: SeatRow, mw: ir.MiddlewareSpec) -> l
     holder = row.taken_holder or row.holder
     if not mw.impl.module.startswith(STDLIB_PREFIX) and holder is Holder.CODE:
         holder = Holder.EXTERNAL  # the integrator's own Python, outside agentc (as C7, I1)
-    if mw.origin is ir.MiddlewareOrigin.LIMITS:  # budgets written in `limits` (lowered to this middleware)
+    if (
+        mw.origin is ir.MiddlewareOrigin.LIMITS
+    ):  # budgets written in `limits` (lowered to this middleware)
         source, span = "`limits` (budgets)", _first_span(mw) or mw.span
     else:
         source, span = f"middleware `{mw.name}`", mw.span
     if row.split is not None and isinstance(mw.config.get(row.split.config), dict):
         return _split_parts(graph, row.split, mw, source)
-    answer = f"taken over by `{mw.name}`" + (f" ({mw.declared})" if mw.declared != mw.name
-                                             else "") + _config_text(mw.config)
+    answer = (
+        f"taken over by `{mw.name}`"
+        + (f" ({mw.declared})" if mw.declared != mw.name else "")
+        + _config_text(mw.config)
+    )
     return [Part(holder, answer, Origin.MIDDLEWARE, source, span)]
 
 
@@ -468,47 +531,66 @@ def _first_span(mw: ir.MiddlewareSpec) -> ir.SourceSpan | None:
     return next(iter(mw.config_spans.values()), None)
 
 
-def _split_parts(graph: ir.Graph, split: Split, mw: ir.MiddlewareSpec,
-                 source: str) -> list[Part]:
+def _split_parts(graph: ir.Graph, split: Split, mw: ir.MiddlewareSpec, source: str) -> list[Part]:
     """D9: one part per gated tool, at its own key (`delete_file: true` at 12:5), then
     the tools waved through, at the setting (`interrupt_on`)."""
     setting = mw.config[split.config]
     gated = [name for name, value in setting.items() if value not in (False, None)]
     rest = [t.name for t in _local_tools(graph) if t.name not in gated]
     spans = mw.config_spans
-    parts = [Part(split.holder, f"{split.answer}: {_ticks([name])}", Origin.MIDDLEWARE,
-                  f"`{name}` in `{split.config}` of {source}",
-                  spans.get(f"{split.config}.{name}") or mw.span) for name in gated]
+    parts = [
+        Part(
+            split.holder,
+            f"{split.answer}: {_ticks([name])}",
+            Origin.MIDDLEWARE,
+            f"`{name}` in `{split.config}` of {source}",
+            spans.get(f"{split.config}.{name}") or mw.span,
+        )
+        for name in gated
+    ]
     if rest or not gated:
         who = _ticks(rest) if rest else "every tool"
-        parts.append(Part(split.rest_holder, f"{split.rest_answer}: {who}", Origin.MIDDLEWARE,
-                          f"`{split.config}` of {source}",
-                          spans.get(split.config) or mw.span))
+        parts.append(
+            Part(
+                split.rest_holder,
+                f"{split.rest_answer}: {who}",
+                Origin.MIDDLEWARE,
+                f"`{split.config}` of {source}",
+                spans.get(split.config) or mw.span,
+            )
+        )
     return parts
 
 
 def _config_text(config: Mapping[str, Any], limit: int = 70) -> str:
     # Short settings only: the IR fills every default, and long prose (prompts, notices)
     # belongs to the file, not to a one-line answer.
-    shown = {k: v for k, v in config.items() if v is not None
-             and not (isinstance(v, str) and len(v) > 16)
-             and len(json.dumps(v, ensure_ascii=False)) <= 48}
+    shown = {
+        k: v
+        for k, v in config.items()
+        if v is not None
+        and not (isinstance(v, str) and len(v) > 16)
+        and len(json.dumps(v, ensure_ascii=False)) <= 48
+    }
     if not shown:
         return ""
     text = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in shown.items())
-    return " { " + (text if len(text) <= limit else text[:limit - 1] + "…") + " }"
+    return " { " + (text if len(text) <= limit else text[: limit - 1] + "…") + " }"
 
 
 def _counts(answers: list[SeatAnswer], table: SeatTable) -> tuple[tuple[Kind, Holder, int], ...]:
     """kind · holder → seats, in the seed's order first, then any other pair by size."""
     counter = Counter((a.seat.kind, a.holder) for a in answers)
     order = [(k, h) for k, h, _ in table.published_counts]
-    rest = sorted((pair for pair in counter if pair not in order),
-                  key=lambda pair: (-counter[pair], pair[0].value, pair[1].value))
+    rest = sorted(
+        (pair for pair in counter if pair not in order),
+        key=lambda pair: (-counter[pair], pair[0].value, pair[1].value),
+    )
     return tuple((k, h, counter[(k, h)]) for k, h in order + rest if counter[(k, h)])
 
 
 # ---------------------------------------------------------------- rendering
+
 
 def where(span: ir.SourceSpan | None, home: str) -> str:
     """`12:5` in the map's own file, `prelude.agent:40:1` elsewhere, `` without a span."""
@@ -540,9 +622,12 @@ def _text_seat(answer: SeatAnswer, home: str) -> list[str]:
 def render_text(dmap: DecisionMap) -> str:
     changed = [a for a in dmap.answers if a.changed]
     rest = [a for a in dmap.answers if not a.changed]
-    lines = [f"decision map of {dmap.kind.value} `{dmap.graph}` ({Path(dmap.file).name})",
-             f"{len(dmap.answers)} seats: {len(changed)} decided by this file (first), "
-             f"{len(rest)} at their defaults", ""]
+    lines = [
+        f"decision map of {dmap.kind.value} `{dmap.graph}` ({Path(dmap.file).name})",
+        f"{len(dmap.answers)} seats: {len(changed)} decided by this file (first), "
+        f"{len(rest)} at their defaults",
+        "",
+    ]
     for answer in changed:
         lines += _text_seat(answer, dmap.file)
     lines += ["", "── at their defaults ──"]
@@ -559,16 +644,25 @@ def _md(text: str) -> str:
 
 
 def render_markdown(dmap: DecisionMap) -> str:
-    lines = [f"# Decision map of {dmap.kind.value} `{dmap.graph}`", "",
-             f"From `{Path(dmap.file).name}`. Seats this file decides come first.", "",
-             "| seat | kind | question | holder | answer here | decided by |",
-             "| --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        f"# Decision map of {dmap.kind.value} `{dmap.graph}`",
+        "",
+        f"From `{Path(dmap.file).name}`. Seats this file decides come first.",
+        "",
+        "| seat | kind | question | holder | answer here | decided by |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
     for answer in dmap.answers:
         for i, part in enumerate(answer.parts):
-            head = (f"{answer.seat.id} | {answer.seat.kind.value} | {_md(answer.seat.question)}"
-                    if i == 0 else " | | ")
-            lines.append(f"| {head} | {part.holder.value} | {_md(part.answer)} | "
-                         f"{_md(because(part, dmap.file)) or 'default'} |")
+            head = (
+                f"{answer.seat.id} | {answer.seat.kind.value} | {_md(answer.seat.question)}"
+                if i == 0
+                else " | | "
+            )
+            lines.append(
+                f"| {head} | {part.holder.value} | {_md(part.answer)} | "
+                f"{_md(because(part, dmap.file)) or 'default'} |"
+            )
     lines += ["", "| kind · holder | seats |", "| --- | ---: |"]
     lines += [f"| {k.value} · {h.value} | {n} |" for k, h, n in dmap.counts]
     return "\n".join(lines) + "\n"
@@ -576,23 +670,40 @@ def render_markdown(dmap: DecisionMap) -> str:
 
 def _part_json(part: Part, home: str) -> dict[str, Any]:
     span = part.span
-    return {"holder": part.holder.value, "answer": part.answer, "origin": part.origin.value,
-            "source": part.source, "at": where(span, home) or None,
-            "span": span.model_dump() if span is not None else None}
+    return {
+        "holder": part.holder.value,
+        "answer": part.answer,
+        "origin": part.origin.value,
+        "source": part.source,
+        "at": where(span, home) or None,
+        "span": span.model_dump() if span is not None else None,
+    }
 
 
 def to_json(dmap: DecisionMap) -> dict[str, Any]:
     return {
-        "graph": dmap.graph, "kind": dmap.kind.value, "file": dmap.file,
-        "seats": [{"id": a.seat.id, "stage": a.seat.stage, "kind": a.seat.kind.value,
-                   "question": a.seat.question, "published": a.seat.published,
-                   "holder": a.holder.value, "changed": a.changed,
-                   "parts": [_part_json(p, dmap.file) for p in a.parts]} for a in dmap.answers],
+        "graph": dmap.graph,
+        "kind": dmap.kind.value,
+        "file": dmap.file,
+        "seats": [
+            {
+                "id": a.seat.id,
+                "stage": a.seat.stage,
+                "kind": a.seat.kind.value,
+                "question": a.seat.question,
+                "published": a.seat.published,
+                "holder": a.holder.value,
+                "changed": a.changed,
+                "parts": [_part_json(p, dmap.file) for p in a.parts],
+            }
+            for a in dmap.answers
+        ],
         "counts": [{"kind": k.value, "holder": h.value, "count": n} for k, h, n in dmap.counts],
     }
 
 
 # ---------------------------------------------------------------- diff
+
 
 @dataclass(frozen=True, slots=True)
 class SeatChange:
@@ -636,29 +747,41 @@ def _diff_parts(label: str, answer: SeatAnswer, home: str) -> list[str]:
 def render_diff(old: DecisionMap, new: DecisionMap, changes: tuple[SeatChange, ...]) -> str:
     moved = [c for c in changes if c.moved]
     reworded = [c for c in changes if not c.moved]
-    lines = [f"decision map diff of `{new.graph}`: {Path(old.file).name} → "
-             f"{Path(new.file).name}", ""]
+    lines = [
+        f"decision map diff of `{new.graph}`: {Path(old.file).name} → {Path(new.file).name}",
+        "",
+    ]
     if not changes:
         return "\n".join(lines + ["no seat changed"]) + "\n"
     lines.append(f"holder moved ({len(moved)}):" if moved else "holder moved: none")
     for change in moved:
         seat = change.new.seat
-        lines.append(f"  {seat.id:<4} {_holders(change.old)} → {_holders(change.new)}   "
-                     f"{seat.question}")
-        lines += _diff_parts("was", change.old, old.file) + _diff_parts("now", change.new,
-                                                                         new.file)
+        lines.append(
+            f"  {seat.id:<4} {_holders(change.old)} → {_holders(change.new)}   {seat.question}"
+        )
+        lines += _diff_parts("was", change.old, old.file) + _diff_parts("now", change.new, new.file)
     lines += ["", f"same holder, answer changed ({len(reworded)}):"]
     for change in reworded:
         seat = change.new.seat
         lines.append(f"  {seat.id:<4} {_holders(change.new)}   {seat.question}")
-        lines += _diff_parts("was", change.old, old.file) + _diff_parts("now", change.new,
-                                                                         new.file)
+        lines += _diff_parts("was", change.old, old.file) + _diff_parts("now", change.new, new.file)
     return "\n".join(lines) + "\n"
 
 
-def diff_json(old: DecisionMap, new: DecisionMap,
-              changes: tuple[SeatChange, ...]) -> dict[str, Any]:
-    return {"graph": new.graph, "old": old.file, "new": new.file, "changes": [
-        {"id": c.new.seat.id, "moved": c.moved,
-         "old": [_part_json(p, old.file) for p in c.old.parts],
-         "new": [_part_json(p, new.file) for p in c.new.parts]} for c in changes]}
+def diff_json(
+    old: DecisionMap, new: DecisionMap, changes: tuple[SeatChange, ...]
+) -> dict[str, Any]:
+    return {
+        "graph": new.graph,
+        "old": old.file,
+        "new": new.file,
+        "changes": [
+            {
+                "id": c.new.seat.id,
+                "moved": c.moved,
+                "old": [_part_json(p, old.file) for p in c.old.parts],
+                "new": [_part_json(p, new.file) for p in c.new.parts],
+            }
+            for c in changes
+        ],
+    }

@@ -46,13 +46,18 @@ def _rows(dmap: explain.DecisionMap) -> list[str]:
     for answer in dmap.answers:
         css = "changed" if answer.changed else ""
         for i, part in enumerate(answer.parts):
-            head = (f"<td>{answer.seat.id}</td><td>{answer.seat.kind.value}</td>"
-                    f"<td>{html.escape(answer.seat.question)}</td>" if i == 0
-                    else "<td></td><td></td><td></td>")
+            head = (
+                f"<td>{answer.seat.id}</td><td>{answer.seat.kind.value}</td>"
+                f"<td>{html.escape(answer.seat.question)}</td>"
+                if i == 0
+                else "<td></td><td></td><td></td>"
+            )
             because = explain.because(part, dmap.file) or "default"
-            rows.append(f'<tr class="{css}">{head}<td class="holder {part.holder.value}">'
-                        f"{part.holder.value}</td><td>{_code(part.answer)}</td>"
-                        f'<td class="muted">{_code(because)}</td></tr>')
+            rows.append(
+                f'<tr class="{css}">{head}<td class="holder {part.holder.value}">'
+                f"{part.holder.value}</td><td>{_code(part.answer)}</td>"
+                f'<td class="muted">{_code(because)}</td></tr>'
+            )
     return rows
 
 
@@ -64,19 +69,30 @@ def page(graph: ir.Graph, svg: str) -> str:
     dmap = explain.decision_map(graph)
     title = f"{graph.kind.value} {graph.name}"
     changed = sum(1 for a in dmap.answers if a.changed)
-    return "\n".join([
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{html.escape(title)} — agentc review</title>", f"<style>{_STYLE}</style>",
-        "</head><body>", f"<h1>{html.escape(title)}</h1>",
-        f'<p class="muted">{html.escape(graph.doc or "")} From '
-        f"<code>{html.escape(dmap.file)}</code>.</p>",
-        "<h2>Graph</h2>", f'<div class="diagram">{_inline_svg(svg)}</div>',
-        "<h2>Decision map</h2>",
-        f"<p>{len(dmap.answers)} seats; {changed} decided by this file (marked, listed "
-        "first).</p>",
-        "<table><thead><tr><th>seat</th><th>kind</th><th>question</th><th>holder</th>"
-        "<th>answer here</th><th>decided by</th></tr></thead><tbody>",
-        *_rows(dmap), "</tbody></table>",
-        "<h2>Holders</h2>", "<table><thead><tr><th>kind · holder</th><th>seats</th></tr>"
-        "</thead><tbody>", *_counts(dmap), "</tbody></table>",
-        "</body></html>", ""])
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            f"<title>{html.escape(title)} — agentc review</title>",
+            f"<style>{_STYLE}</style>",
+            "</head><body>",
+            f"<h1>{html.escape(title)}</h1>",
+            f'<p class="muted">{html.escape(graph.doc or "")} From '
+            f"<code>{html.escape(dmap.file)}</code>.</p>",
+            "<h2>Graph</h2>",
+            f'<div class="diagram">{_inline_svg(svg)}</div>',
+            "<h2>Decision map</h2>",
+            f"<p>{len(dmap.answers)} seats; {changed} decided by this file (marked, listed "
+            "first).</p>",
+            "<table><thead><tr><th>seat</th><th>kind</th><th>question</th><th>holder</th>"
+            "<th>answer here</th><th>decided by</th></tr></thead><tbody>",
+            *_rows(dmap),
+            "</tbody></table>",
+            "<h2>Holders</h2>",
+            "<table><thead><tr><th>kind · holder</th><th>seats</th></tr></thead><tbody>",
+            *_counts(dmap),
+            "</tbody></table>",
+            "</body></html>",
+            "",
+        ]
+    )

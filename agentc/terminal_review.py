@@ -11,8 +11,9 @@ them used in turn for successive pauses.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 KEYS = {"a": "approve", "e": "edit", "r": "reject", "s": "respond"}
 
@@ -45,8 +46,9 @@ def show_call(name: str, args: dict[str, Any]) -> str:
     return f"{name}({', '.join(f'{k}={json.dumps(v)}' for k, v in args.items())})"
 
 
-def ask_decision(name: str, args: dict[str, Any], allowed: list[str], out: TextIO,
-                 read: Callable[[str], str]) -> dict[str, Any]:
+def ask_decision(
+    name: str, args: dict[str, Any], allowed: list[str], out: TextIO, read: Callable[[str], str]
+) -> dict[str, Any]:
     """One call's decision, asked until it is one the tool allows."""
     choices = "/".join(f"{d}[{k}]" for k, d in KEYS.items() if d in allowed)
     while True:
@@ -79,24 +81,32 @@ def answer(interrupts: list[Any], out: TextIO, read: Callable[[str], str]) -> An
         value = intr.value
         if is_review(value):
             decisions = {}
-            for i, (req, cfg) in enumerate(zip(value["action_requests"],
-                                               value["review_configs"]), 1):
-                print(f"review {i}/{len(value['action_requests'])}: "
-                      f"{show_call(req['name'], req['args'])}", file=out)
+            for i, (req, cfg) in enumerate(
+                zip(value["action_requests"], value["review_configs"]), 1
+            ):
+                print(
+                    f"review {i}/{len(value['action_requests'])}: "
+                    f"{show_call(req['name'], req['args'])}",
+                    file=out,
+                )
                 if req.get("description"):
                     for line in str(req["description"]).splitlines():
                         print(f"  | {line}", file=out)
                 decisions[req.get("tool_call_id") or str(i)] = ask_decision(
-                    req["name"], req["args"], cfg["allowed_decisions"], out, read)
+                    req["name"], req["args"], cfg["allowed_decisions"], out, read
+                )
             if len(interrupts) == 1:
-                return {"decisions": decisions} if all(
-                    r.get("tool_call_id") for r in value["action_requests"]) else {
-                    "decisions": list(decisions.values())}
+                return (
+                    {"decisions": decisions}
+                    if all(r.get("tool_call_id") for r in value["action_requests"])
+                    else {"decisions": list(decisions.values())}
+                )
             per_call[intr.id] = {"decisions": decisions}
         elif is_approval(value):
             print(f"review: {show_call(value['name'], value['args'])}", file=out)
-            per_call[intr.id] = ask_decision(value["name"], value["args"],
-                                             ["approve", "edit", "reject", "respond"], out, read)
+            per_call[intr.id] = ask_decision(
+                value["name"], value["args"], ["approve", "edit", "reject", "respond"], out, read
+            )
         else:
             text = read(f"paused: {json.dumps(value, default=str)}\nanswer> ")
             try:

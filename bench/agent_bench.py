@@ -17,8 +17,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 AGENT = """agentc 1
 use "./bench_tools.py" as t
@@ -44,6 +45,7 @@ class Plan:
 
 # ---------------------------------------------------------------- agentc
 
+
 class InstantModel:
     """An agentc ChatModel following a Plan; counts its own replies per run."""
 
@@ -52,26 +54,34 @@ class InstantModel:
 
     def __init__(self, plan: Plan) -> None:
         from agentc.stdlib.providers.base import ModelProfile
+
         self.plan, self.profile = plan, ModelProfile(tool_calling=True)
 
     async def generate(self, request: Any) -> Any:
         from agentc.stdlib.messages import AIMessage, ToolCall
+
         done = (len(request.messages) - 1) // (1 + self.plan.width)  # O(1): replies so far
         if done >= self.plan.rounds:
             return AIMessage(content="done")
-        return AIMessage(content="", tool_calls=[
-            ToolCall(name="ping", args={"x": i}, id=f"c{done}_{i}")
-            for i in range(self.plan.width)])
+        return AIMessage(
+            content="",
+            tool_calls=[
+                ToolCall(name="ping", args={"x": i}, id=f"c{done}_{i}")
+                for i in range(self.plan.width)
+            ],
+        )
 
 
 def agentc_graph(plan: Plan, workdir: Path) -> Any:
     from agentc.api import load_agent
+
     graph = load_agent(workdir / "bench.agent")
     graph.bound.nodes["model"].callee.fn.chooser.default = InstantModel(plan)
     return graph
 
 
 # ---------------------------------------------------------------- LangChain
+
 
 def langchain_graph(plan: Plan) -> Any:
     from langchain.agents import create_agent
@@ -88,9 +98,13 @@ def langchain_graph(plan: Plan) -> Any:
             if done >= plan.rounds:
                 msg = AIMessage(content="done")
             else:
-                msg = AIMessage(content="", tool_calls=[
-                    {"name": "ping", "args": {"x": i}, "id": f"c{done}_{i}"}
-                    for i in range(plan.width)])
+                msg = AIMessage(
+                    content="",
+                    tool_calls=[
+                        {"name": "ping", "args": {"x": i}, "id": f"c{done}_{i}"}
+                        for i in range(plan.width)
+                    ],
+                )
             return ChatResult(generations=[ChatGeneration(message=msg)])
 
     def ping(x: int) -> int:
@@ -114,9 +128,9 @@ def timed(fn: Callable[[], Any], reps: int) -> float:
     return statistics.median(times)
 
 
-def measure(kind: str, plan: Plan, reps: int, workdir: Path, is_async: bool) -> tuple[float,
-                                                                                      float]:
+def measure(kind: str, plan: Plan, reps: int, workdir: Path, is_async: bool) -> tuple[float, float]:
     from agentc.runtime import RunConfig
+
     ours = agentc_graph(plan, workdir)
     theirs = langchain_graph(plan)
     limit = 10 * plan.rounds + 100
@@ -140,8 +154,7 @@ def concurrent(runs: int, workdir: Path) -> tuple[float, float]:
 
 
 def row(label: str, a: float, b: float, per: int = 1) -> str:
-    return (f"| {label:<34} | {a / per * 1000:>10.3f} | {b / per * 1000:>10.3f} | "
-            f"{b / a:>6.1f}x |")
+    return f"| {label:<34} | {a / per * 1000:>10.3f} | {b / per * 1000:>10.3f} | {b / a:>6.1f}x |"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,8 +182,10 @@ def main(argv: list[str] | None = None) -> int:
             print(row(f"{k} parallel calls, {tag} (per call)", a, b, k))
     a, b = concurrent(1000, workdir)
     print(row("1000 concurrent runs, async (per run)", a, b, 1000))
-    print(f"\nthroughput, 1000 concurrent runs: agentc {1000 / a:.0f} runs/s, "
-          f"create_agent {1000 / b:.0f} runs/s")
+    print(
+        f"\nthroughput, 1000 concurrent runs: agentc {1000 / a:.0f} runs/s, "
+        f"create_agent {1000 / b:.0f} runs/s"
+    )
     return 0
 
 

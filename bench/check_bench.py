@@ -30,7 +30,7 @@ def step(state):
     return {}
 '''
 
-SMALL = '''use "./tools.py" as tools
+SMALL = """use "./tools.py" as tools
 
 schema Answer "A checked answer." {
   value: int
@@ -69,7 +69,7 @@ graph loop {
   interrupt before helper
   checkpoint memory
 }
-'''
+"""
 
 
 def generate(n: int) -> str:
@@ -107,9 +107,15 @@ def cold_start(path: Path, runs: int = 9) -> tuple[str, float, float]:
     """Median and best wall time of `agentc check` in a fresh process, after a warm-up run
     (so .pyc files and the grammar/prelude caches exist, as after any first use)."""
     exe = _agentc_script()
-    cmd = [exe, "check", str(path)] if exe else [
-        sys.executable, "-c",
-        f"from agentc.compiler.pipeline import compile_file; compile_file({str(path)!r})"]
+    cmd = (
+        [exe, "check", str(path)]
+        if exe
+        else [
+            sys.executable,
+            "-c",
+            f"from agentc.compiler.pipeline import compile_file; compile_file({str(path)!r})",
+        ]
+    )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run(cmd, capture_output=True, check=False, env=env)
     times = []
@@ -138,8 +144,10 @@ def main() -> None:
             print(f"{n:>12} nodes {text.count(chr(10)):>7} {t * 1e3:>10.2f} {t / n * 1e6:>9.1f}")
         (base / "small.agent").write_text(SMALL)
         how, median, best = cold_start(base / "small.agent")
-        print(f"cold start ({how}, ~50-line file): median {median * 1e3:.0f} ms, "
-              f"best {best * 1e3:.0f} ms (target < 300 ms)")
+        print(
+            f"cold start ({how}, ~50-line file): median {median * 1e3:.0f} ms, "
+            f"best {best * 1e3:.0f} ms (target < 300 ms)"
+        )
 
 
 if __name__ == "__main__":

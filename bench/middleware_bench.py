@@ -22,15 +22,19 @@ import time
 from pathlib import Path
 
 HOOKS_PY = "from agentc.middleware import before_model\n" + "".join(
-    f"\n@before_model\ndef hook{i}(state, runtime):\n    return None\n" for i in range(5))
+    f"\n@before_model\ndef hook{i}(state, runtime):\n    return None\n" for i in range(5)
+)
 
 
 def agentc_agents(tmp: Path):
     from agentc.api import load_agent
+
     (tmp / "hooks.py").write_text(HOOKS_PY)
     hooks = "\n".join(f"    hooks.hook{i}" for i in range(5))
-    base = 'use "./hooks.py" as hooks\nagent a {{\n  model "scripted" {{ replies: ["ok"], ' \
-           'cycle: true }}\n{mw}\n  checkpoint none\n}}\n'
+    base = (
+        'use "./hooks.py" as hooks\nagent a {{\n  model "scripted" {{ replies: ["ok"], '
+        "cycle: true }}\n{mw}\n  checkpoint none\n}}\n"
+    )
     (tmp / "plain.agent").write_text(base.format(mw=""))
     (tmp / "hooks.agent").write_text(base.format(mw=f"  middleware {{\n{hooks}\n  }}"))
     return load_agent(tmp / "plain.agent"), load_agent(tmp / "hooks.agent")
@@ -47,9 +51,11 @@ def lc_agents():
 
     def noop(state, runtime):
         return None
+
     hooks = [before_model(noop, name=f"hook{i}") for i in range(5)]
-    return create_agent(model=model(), tools=[]), create_agent(model=model(), tools=[],
-                                                              middleware=hooks)
+    return create_agent(model=model(), tools=[]), create_agent(
+        model=model(), tools=[], middleware=hooks
+    )
 
 
 def per_invoke(agent, runs: int) -> float:
@@ -69,26 +75,35 @@ def hook_overhead(runs: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         plain, hooked = agentc_agents(Path(tmp))
         a0, a5 = per_invoke(plain, runs), per_invoke(hooked, runs)
-    print(f"agentc:       plain {a0 * 1e6:8.1f} us/invoke, 5 hooks {a5 * 1e6:8.1f} us/invoke, "
-          f"added {(a5 - a0) / 5 * 1e6:7.1f} us/hook")
+    print(
+        f"agentc:       plain {a0 * 1e6:8.1f} us/invoke, 5 hooks {a5 * 1e6:8.1f} us/invoke, "
+        f"added {(a5 - a0) / 5 * 1e6:7.1f} us/hook"
+    )
     try:
         l_plain, l_hooked = lc_agents()
     except ImportError as exc:
         print(f"create_agent: skipped ({exc})")
         return
     l0, l5 = per_invoke(l_plain, runs), per_invoke(l_hooked, runs)
-    print(f"create_agent: plain {l0 * 1e6:8.1f} us/invoke, 5 hooks {l5 * 1e6:8.1f} us/invoke, "
-          f"added {(l5 - l0) / 5 * 1e6:7.1f} us/hook")
+    print(
+        f"create_agent: plain {l0 * 1e6:8.1f} us/invoke, 5 hooks {l5 * 1e6:8.1f} us/invoke, "
+        f"added {(l5 - l0) / 5 * 1e6:7.1f} us/hook"
+    )
     print(f"added cost ratio agentc/create_agent: {(a5 - a0) / (l5 - l0):.3f} (target <= 0.10)")
 
 
 def pii_text(size: int = 1_000_000) -> str:
     rng = random.Random(7)
-    words = ["".join(rng.choices(string.ascii_lowercase, k=rng.randint(2, 9)))
-             for _ in range(3000)]
-    specials = ["john.doe@example.com", "4111 1111 1111 1111", "192.168.1.23",
-                "https://example.com/a/b?x=1", "00:1A:2B:3C:4D:5E", "www.example.org/page",
-                '{"id": 12345, "path": "/var/log/app.log"}']
+    words = ["".join(rng.choices(string.ascii_lowercase, k=rng.randint(2, 9))) for _ in range(3000)]
+    specials = [
+        "john.doe@example.com",
+        "4111 1111 1111 1111",
+        "192.168.1.23",
+        "https://example.com/a/b?x=1",
+        "00:1A:2B:3C:4D:5E",
+        "www.example.org/page",
+        '{"id": 12345, "path": "/var/log/app.log"}',
+    ]
     parts, n = [], 0
     while n < size:
         w = rng.choice(specials) if rng.random() < 0.01 else rng.choice(words)
@@ -101,6 +116,7 @@ def pii_text(size: int = 1_000_000) -> str:
 
 def pii_throughput() -> None:
     from agentc.stdlib.middleware.pii import PII
+
     text = pii_text()
     mb = len(text.encode()) / 1e6
     total = 0.0

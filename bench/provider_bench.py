@@ -33,8 +33,11 @@ REQUEST = ModelRequest(messages=(HumanMessage(content="count"),))
 
 
 def start_server() -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen([sys.executable, "-m", "agentc.stdlib.providers.fake_server",
-                             "--port", "0"], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agentc.stdlib.providers.fake_server", "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     line = proc.stdout.readline().strip()
     return proc, line.rsplit(" ", 1)[-1]
 
@@ -72,16 +75,22 @@ async def agentc_texts(model):
 
 async def openai_sdk_texts(client):
     stream = await client.chat.completions.create(
-        model="gpt-4o-mini", messages=[{"role": "user", "content": "count"}], stream=True,
-        stream_options={"include_usage": True})
+        model="gpt-4o-mini",
+        messages=[{"role": "user", "content": "count"}],
+        stream=True,
+        stream_options={"include_usage": True},
+    )
     async for chunk in stream:
         yield chunk.choices[0].delta.content if chunk.choices else None
 
 
 async def anthropic_sdk_texts(client):
     stream = await client.messages.create(
-        model="claude-sonnet-4-5", max_tokens=1024, stream=True,
-        messages=[{"role": "user", "content": "count"}])
+        model="claude-sonnet-4-5",
+        max_tokens=1024,
+        stream=True,
+        messages=[{"role": "user", "content": "count"}],
+    )
     async for event in stream:
         if event.type == "content_block_delta" and event.delta.type == "text_delta":
             yield event.delta.text
@@ -97,29 +106,36 @@ async def measure(name: str, make_stream, control: Control, runs: int, tokens: i
             continue  # warm-up: connection set-up
         firsts.append((first - control.last_first_byte()) * 1e6)
         per_token.append((last - first) / (tokens - 1) * 1e6)
-    return {"name": name, "first_us": statistics.median(firsts),
-            "first_p90_us": sorted(firsts)[int(0.9 * len(firsts)) - 1],
-            "per_token_us": statistics.median(per_token)}
+    return {
+        "name": name,
+        "first_us": statistics.median(firsts),
+        "first_p90_us": sorted(firsts)[int(0.9 * len(firsts)) - 1],
+        "per_token_us": statistics.median(per_token),
+    }
 
 
 async def concurrent(url: str, control: Control, n: int, tokens: int) -> str:
     control.push(tokens, n)
     model = resolve_model(model_spec("openai:gpt-4o-mini", {"base_url": url + "/v1"}))
     started = time.perf_counter()
-    results = await asyncio.gather(*(_time_stream(agentc_texts(model)) for _ in range(n)),
-                                   return_exceptions=True)
+    results = await asyncio.gather(
+        *(_time_stream(agentc_texts(model)) for _ in range(n)), return_exceptions=True
+    )
     elapsed = time.perf_counter() - started
     errors = [r for r in results if isinstance(r, BaseException)]
     short = [r for r in results if not isinstance(r, BaseException) and r[2] != tokens]
     clients = {k for k in _http._pool() if k[:2] == ("client", "openai")}
-    return (f"{n} concurrent streams x {tokens} tokens: {elapsed:.2f} s, "
-            f"{len(errors)} errors, {len(short)} incomplete, {len(clients)} pooled openai client(s)"
-            + (f"; first error: {errors[0]!r}" if errors else ""))
+    return (
+        f"{n} concurrent streams x {tokens} tokens: {elapsed:.2f} s, "
+        f"{len(errors)} errors, {len(short)} incomplete, {len(clients)} pooled openai client(s)"
+        + (f"; first error: {errors[0]!r}" if errors else "")
+    )
 
 
 async def main_async(url: str, runs: int, tokens: int) -> None:
     import anthropic
     import openai
+
     os.environ["OPENAI_API_KEY"] = os.environ["ANTHROPIC_API_KEY"] = KEY
     control = Control(url)
     ours_o = resolve_model(model_spec("openai:gpt-4o-mini", {"base_url": url + "/v1"}))
@@ -135,8 +151,10 @@ async def main_async(url: str, runs: int, tokens: int) -> None:
     print(f"\nstreaming, {runs} runs x {tokens} tokens (median; p90 for first delta)")
     print(f"{'client':<18}{'first byte→first delta':>26}{'p90':>10}{'per token':>12}")
     for r in rows:
-        print(f"{r['name']:<18}{r['first_us']:>23.0f} µs{r['first_p90_us']:>7.0f} µs"
-              f"{r['per_token_us']:>9.1f} µs")
+        print(
+            f"{r['name']:<18}{r['first_us']:>23.0f} µs{r['first_p90_us']:>7.0f} µs"
+            f"{r['per_token_us']:>9.1f} µs"
+        )
     control.reset()
     print(await concurrent(url, control, 100, 50))
     await _http.close_clients()

@@ -23,7 +23,7 @@ first in the agent's middleware: the budget is checked before any other hook spe
 from __future__ import annotations
 
 import enum
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, error
@@ -73,8 +73,11 @@ def check_budget(entry: ast.MapEntry) -> Iterator[Diagnostic]:
 def _number(value: ast.Expr) -> float | None:
     if isinstance(value, (ast.IntLit, ast.FloatLit)):
         return value.value
-    if isinstance(value, ast.UnaryOp) and value.op == "-" and isinstance(
-            value.operand, (ast.IntLit, ast.FloatLit)):
+    if (
+        isinstance(value, ast.UnaryOp)
+        and value.op == "-"
+        and isinstance(value.operand, (ast.IntLit, ast.FloatLit))
+    ):
         return -value.operand.value
     return None
 
@@ -86,25 +89,41 @@ def _check_amount(key: str, kind: Budget, value: ast.Expr) -> Iterator[Diagnosti
         else:
             amount = _number(value)
             if amount is None:
-                yield error(TYPE_MISMATCH, f"expected a duration, found {describe(value)}",
-                            value.span, "expected a duration such as 5m")
+                yield error(
+                    TYPE_MISMATCH,
+                    f"expected a duration, found {describe(value)}",
+                    value.span,
+                    "expected a duration such as 5m",
+                )
                 return
     elif kind is Budget.TOKENS:
         if not (isinstance(value, ast.IntLit) or _is_negative_int(value)):
-            yield error(TYPE_MISMATCH, f"expected a whole number of tokens, found "
-                        f"{describe(value)}", value.span, "expected int")
+            yield error(
+                TYPE_MISMATCH,
+                f"expected a whole number of tokens, found {describe(value)}",
+                value.span,
+                "expected int",
+            )
             return
         amount = _number(value)
     else:
         amount = _number(value)
         if amount is None:
-            yield error(TYPE_MISMATCH, f"expected an amount in USD, found {describe(value)}",
-                        value.span, "expected a number such as 0.50")
+            yield error(
+                TYPE_MISMATCH,
+                f"expected an amount in USD, found {describe(value)}",
+                value.span,
+                "expected a number such as 0.50",
+            )
             return
     if amount <= 0:
-        yield error(BAD_LIMIT, f"`{key}` must be greater than zero", value.span,
-                    "a budget of nothing stops the run before its first model call",
-                    help=f"remove `{key}` for no {kind.value} budget")
+        yield error(
+            BAD_LIMIT,
+            f"`{key}` must be greater than zero",
+            value.span,
+            "a budget of nothing stops the run before its first model call",
+            help=f"remove `{key}` for no {kind.value} budget",
+        )
 
 
 def _is_negative_int(value: ast.Expr) -> bool:
@@ -114,31 +133,50 @@ def _is_negative_int(value: ast.Expr) -> bool:
 def _check_behaviour(value: ast.Expr) -> Iterator[Diagnostic]:
     words = [b.value for b in OnBudget]
     if not isinstance(value, ast.StringLit):
-        yield error(TYPE_MISMATCH, f"expected \"end\", \"error\" or \"ask\", found "
-                    f"{describe(value)}", value.span, "expected a string")
+        yield error(
+            TYPE_MISMATCH,
+            f'expected "end", "error" or "ask", found {describe(value)}',
+            value.span,
+            "expected a string",
+        )
     elif value.value not in words:
-        yield error(BAD_LIMIT, f"`on_budget` cannot be \"{value.value}\"", value.span,
-                    "expected \"end\", \"error\" or \"ask\"",
-                    help=did_you_mean(value.value, words))
+        yield error(
+            BAD_LIMIT,
+            f'`on_budget` cannot be "{value.value}"',
+            value.span,
+            'expected "end", "error" or "ask"',
+            help=did_you_mean(value.value, words),
+        )
 
 
 def _check_prices(value: ast.Expr) -> Iterator[Diagnostic]:
     if not isinstance(value, ast.MapLit):
-        yield error(TYPE_MISMATCH, f"expected {{ input: …, output: … }}, found "
-                    f"{describe(value)}", value.span, "expected a map of prices")
+        yield error(
+            TYPE_MISMATCH,
+            f"expected {{ input: …, output: … }}, found {describe(value)}",
+            value.span,
+            "expected a map of prices",
+        )
         return
     for e in value.entries:
         price = _number(e.value)
         if e.key.text not in PRICE_KEYS:
-            yield error(BAD_LIMIT, f"`prices` has no `{e.key.text}`", e.key.span,
-                        "expected `input` or `output` (USD per million tokens)",
-                        help=did_you_mean(e.key.text, PRICE_KEYS))
+            yield error(
+                BAD_LIMIT,
+                f"`prices` has no `{e.key.text}`",
+                e.key.span,
+                "expected `input` or `output` (USD per million tokens)",
+                help=did_you_mean(e.key.text, PRICE_KEYS),
+            )
         elif price is None:
-            yield error(TYPE_MISMATCH, f"expected a price, found {describe(e.value)}",
-                        e.value.span, "USD per million tokens")
+            yield error(
+                TYPE_MISMATCH,
+                f"expected a price, found {describe(e.value)}",
+                e.value.span,
+                "USD per million tokens",
+            )
         elif price < 0:
-            yield error(BAD_LIMIT, "a price cannot be negative", e.value.span,
-                        "negative price")
+            yield error(BAD_LIMIT, "a price cannot be negative", e.value.span, "negative price")
 
 
 def check_budget_set(entries: list[ast.MapEntry]) -> Iterator[Diagnostic]:
@@ -146,15 +184,26 @@ def check_budget_set(entries: list[ast.MapEntry]) -> Iterator[Diagnostic]:
     if any(e.key.text in AMOUNTS for e in entries):
         return
     for e in entries:
-        yield error(BAD_LIMIT, f"`{e.key.text}` has no budget to act on", e.key.span,
-                    "no tokens, cost or time budget in these limits",
-                    help="add a budget such as `tokens: 50000`, or remove this line")
+        yield error(
+            BAD_LIMIT,
+            f"`{e.key.text}` has no budget to act on",
+            e.key.span,
+            "no tokens, cost or time budget in these limits",
+            help="add a budget such as `tokens: 50000`, or remove this line",
+        )
 
 
 def asks(entries: list[ast.MapEntry]) -> ast.MapEntry | None:
-    return next((e for e in entries if e.key.text == BEHAVIOUR_KEY
-                 and isinstance(e.value, ast.StringLit) and e.value.value == OnBudget.ASK),
-                None)
+    return next(
+        (
+            e
+            for e in entries
+            if e.key.text == BEHAVIOUR_KEY
+            and isinstance(e.value, ast.StringLit)
+            and e.value.value == OnBudget.ASK
+        ),
+        None,
+    )
 
 
 def budget_middleware(stmt: ast.LimitsStmt | None, decl) -> ir.MiddlewareSpec | None:
@@ -171,7 +220,14 @@ def budget_middleware(stmt: ast.LimitsStmt | None, decl) -> ir.MiddlewareSpec | 
         config[param] = to_json(e.value)
         spans[param] = span_ir(e.span)
     return ir.MiddlewareSpec(
-        name=MIDDLEWARE_NAME, declared=decl.name, impl=decl.impl, config=config,
-        hooks=list(decl.hooks), jumps={p: list(j) for p, j in decl.jumps.items()},
-        seats=list(decl.seats), span=span_ir(stmt.span), config_spans=spans,
-        origin=ir.MiddlewareOrigin.LIMITS)
+        name=MIDDLEWARE_NAME,
+        declared=decl.name,
+        impl=decl.impl,
+        config=config,
+        hooks=list(decl.hooks),
+        jumps={p: list(j) for p, j in decl.jumps.items()},
+        seats=list(decl.seats),
+        span=span_ir(stmt.span),
+        config_spans=spans,
+        origin=ir.MiddlewareOrigin.LIMITS,
+    )

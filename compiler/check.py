@@ -10,7 +10,7 @@ path to END) run later on the lowered IR (`graph.py`).
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, Label, Severity, error, register_code, warning
@@ -22,15 +22,29 @@ from .types import TyKind, resolve_type
 
 SUPPORTED_VERSIONS = (1,)
 
-UNSUPPORTED_VERSION = register_code("unsupported-version", "the `agentc N` line names a language version this compiler does not support")
-DUPLICATE_FIELD = register_code("duplicate-field", "a schema field or state channel is declared twice")
-BAD_REDUCER = register_code("bad-reducer", "a state channel's reducer is unknown or does not fit its type")
+UNSUPPORTED_VERSION = register_code(
+    "unsupported-version",
+    "the `agentc N` line names a language version this compiler does not support",
+)
+DUPLICATE_FIELD = register_code(
+    "duplicate-field", "a schema field or state channel is declared twice"
+)
+BAD_REDUCER = register_code(
+    "bad-reducer", "a state channel's reducer is unknown or does not fit its type"
+)
 BAD_LIMIT = register_code("bad-limit", "a limit value is out of range")
 UNKNOWN_LIMIT = register_code("unknown-limit", "a `limits` block names an unknown limit")
-BAD_CHECKPOINT = register_code("bad-checkpoint", "a `checkpoint` is not memory, none, sqlite(\"…\") or postgres(\"…\")")
-INTERRUPT_NO_CHECKPOINT = register_code("interrupt-without-checkpointer", "an interrupt point in a graph that saves no checkpoints can never resume (D4)",
-                                        Severity.WARNING)
-UNKNOWN_PARAM = register_code("unknown-param", "a configuration key is not a parameter of what it configures")
+BAD_CHECKPOINT = register_code(
+    "bad-checkpoint", 'a `checkpoint` is not memory, none, sqlite("…") or postgres("…")'
+)
+INTERRUPT_NO_CHECKPOINT = register_code(
+    "interrupt-without-checkpointer",
+    "an interrupt point in a graph that saves no checkpoints can never resume (D4)",
+    Severity.WARNING,
+)
+UNKNOWN_PARAM = register_code(
+    "unknown-param", "a configuration key is not a parameter of what it configures"
+)
 MISSING_PARAM = register_code("missing-param", "a required parameter is not given")
 BAD_INTERRUPT = register_code("bad-interrupt", "an `interrupt` is neither `before` nor `after`")
 
@@ -43,6 +57,7 @@ CHECKPOINT_CALLS = ("sqlite", "postgres")
 def check_unit(ctx: Ctx) -> Iterator[Diagnostic]:
     from .check_agent import check_agent
     from .check_graph import check_graph
+
     yield from check_version(ctx.unit.module)
     for schema in ctx.unit.items(ast.SchemaDecl):
         yield from check_fields(ctx, schema.fields, allow_reducers=False)
@@ -57,9 +72,13 @@ def check_unit(ctx: Ctx) -> Iterator[Diagnostic]:
 def check_version(module: ast.Module) -> Iterator[Diagnostic]:
     v = module.version
     if v is not None and v.version not in SUPPORTED_VERSIONS:
-        yield error(UNSUPPORTED_VERSION, f"language version {v.version} is not supported",
-                    v.span, f"this compiler reads `agentc {SUPPORTED_VERSIONS[-1]}`",
-                    help=f"write `agentc {SUPPORTED_VERSIONS[-1]}` or upgrade agentc")
+        yield error(
+            UNSUPPORTED_VERSION,
+            f"language version {v.version} is not supported",
+            v.span,
+            f"this compiler reads `agentc {SUPPORTED_VERSIONS[-1]}`",
+            help=f"write `agentc {SUPPORTED_VERSIONS[-1]}` or upgrade agentc",
+        )
 
 
 def check_declaration(ctx: Ctx, decl: ast.DeclareDecl) -> Iterator[Diagnostic]:
@@ -76,20 +95,32 @@ def check_declaration(ctx: Ctx, decl: ast.DeclareDecl) -> Iterator[Diagnostic]:
 
 # ---------------------------------------------------------------- fields and state
 
-def check_fields(ctx: Ctx, fields: Iterable[ast.FieldDecl], *, allow_reducers: bool,
-                 reserved: Iterable[str] = ()) -> Iterator[Diagnostic]:
+
+def check_fields(
+    ctx: Ctx, fields: Iterable[ast.FieldDecl], *, allow_reducers: bool, reserved: Iterable[str] = ()
+) -> Iterator[Diagnostic]:
     from .resolve import RESERVED_NAME
+
     seen: dict[str, ast.FieldDecl] = {}
     reserved = set(reserved)
     for f in fields:
         name = f.name.text
         if name in reserved:
-            yield error(RESERVED_NAME, f"state channel `{name}` is built into the agent",
-                        f.name.span, "reserved channel", help="choose another name")
+            yield error(
+                RESERVED_NAME,
+                f"state channel `{name}` is built into the agent",
+                f.name.span,
+                "reserved channel",
+                help="choose another name",
+            )
         elif name in seen:
-            yield error(DUPLICATE_FIELD, f"`{name}` is declared twice", f.name.span,
-                        "declared again here",
-                        secondary=(Label(seen[name].name.span, "first declared here"),))
+            yield error(
+                DUPLICATE_FIELD,
+                f"`{name}` is declared twice",
+                f.name.span,
+                "declared again here",
+                secondary=(Label(seen[name].name.span, "first declared here"),),
+            )
         seen.setdefault(name, f)
         yield from check_field(ctx, f, allow_reducers)
 
@@ -107,33 +138,53 @@ def check_field(ctx: Ctx, f: ast.FieldDecl, allow_reducers: bool) -> Iterator[Di
 def check_reducer(f: ast.FieldDecl, ty, allowed: bool) -> Iterator[Diagnostic]:
     name = f.reducer.dotted
     if not allowed:
-        yield error(BAD_REDUCER, "schema fields take no reducer", f.reducer.span,
-                    "only state channels have reducers")
+        yield error(
+            BAD_REDUCER,
+            "schema fields take no reducer",
+            f.reducer.span,
+            "only state channels have reducers",
+        )
         return
     if name not in REDUCERS:
-        yield error(BAD_REDUCER, f"unknown reducer `{name}`", f.reducer.span, "not a reducer",
-                    help=did_you_mean(name, REDUCERS) or "use append, merge, add or replace")
+        yield error(
+            BAD_REDUCER,
+            f"unknown reducer `{name}`",
+            f.reducer.span,
+            "not a reducer",
+            help=did_you_mean(name, REDUCERS) or "use append, merge, add or replace",
+        )
         return
     fits = {
-        "append": ty.is_list, "add_messages": ty.kind in (TyKind.MESSAGES, TyKind.LIST),
+        "append": ty.is_list,
+        "add_messages": ty.kind in (TyKind.MESSAGES, TyKind.LIST),
         "merge": ty.kind is TyKind.MAP or ty.name == "any" or ty.kind is TyKind.SCHEMA,
         "add": ty.kind is TyKind.LIST or ty.name in ("int", "float", "str", "any"),
         "replace": True,
     }[name]
     if not fits:
-        yield error(BAD_REDUCER, f"`reduce {name}` does not fit a `{ty.display()}` channel",
-                    f.reducer.span, f"`{name}` needs " + {
-                        "append": "a list", "add_messages": "messages", "merge": "a map",
-                        "add": "a number, string or list"}[name],
-                    secondary=(Label(f.type.span, f"declared {ty.display()} here"),),
-                    help="change the channel's type or its reducer")
+        yield error(
+            BAD_REDUCER,
+            f"`reduce {name}` does not fit a `{ty.display()}` channel",
+            f.reducer.span,
+            f"`{name}` needs "
+            + {
+                "append": "a list",
+                "add_messages": "messages",
+                "merge": "a map",
+                "add": "a number, string or list",
+            }[name],
+            secondary=(Label(f.type.span, f"declared {ty.display()} here"),),
+            help="change the channel's type or its reducer",
+        )
 
 
 # ---------------------------------------------------------------- limits, checkpoint, interrupts
 
+
 def check_limits(stmt: ast.LimitsStmt, *, budgets: bool = False) -> Iterator[Diagnostic]:
     """Limit values (F1, F2); with `budgets` (an agent block) also tokens / cost / time."""
     from .budgets import BUDGET_KEYS, budget_entries, check_budget, check_budget_set
+
     known = (*LIMITS, *BUDGET_KEYS) if budgets else tuple(LIMITS)
     for entry in stmt.entries.entries:
         key, value = entry.key.text, entry.value
@@ -141,21 +192,38 @@ def check_limits(stmt: ast.LimitsStmt, *, budgets: bool = False) -> Iterator[Dia
         if kind is None and budgets and key in BUDGET_KEYS:
             yield from check_budget(entry)
         elif kind is None and key in BUDGET_KEYS:
-            yield error(UNKNOWN_LIMIT, f"`{key}` is a budget; graph blocks have none",
-                        entry.key.span, "budgets apply to agent blocks",
-                        notes=("a budget is checked before each model call of an agent",),
-                        help="move the budget to an `agent` block, or remove it")
+            yield error(
+                UNKNOWN_LIMIT,
+                f"`{key}` is a budget; graph blocks have none",
+                entry.key.span,
+                "budgets apply to agent blocks",
+                notes=("a budget is checked before each model call of an agent",),
+                help="move the budget to an `agent` block, or remove it",
+            )
         elif kind is None:
-            yield error(UNKNOWN_LIMIT, f"unknown limit `{key}`", entry.key.span,
-                        "not a limit", help=did_you_mean(key, known))
+            yield error(
+                UNKNOWN_LIMIT,
+                f"unknown limit `{key}`",
+                entry.key.span,
+                "not a limit",
+                help=did_you_mean(key, known),
+            )
         elif kind == "int":
             if not isinstance(value, ast.IntLit):
-                yield error(TYPE_MISMATCH, f"expected an integer, found {describe(value)}",
-                            value.span, "expected int")
+                yield error(
+                    TYPE_MISMATCH,
+                    f"expected an integer, found {describe(value)}",
+                    value.span,
+                    "expected int",
+                )
             elif value.value < 1:
-                yield error(BAD_LIMIT, f"`{key}` must be at least 1", value.span,
-                            f"{value.value} steps could never run a node",
-                            notes=("F1: the run stops after this many supersteps",))
+                yield error(
+                    BAD_LIMIT,
+                    f"`{key}` must be at least 1",
+                    value.span,
+                    f"{value.value} steps could never run a node",
+                    notes=("F1: the run stops after this many supersteps",),
+                )
         else:
             yield from _check_duration(key, value)
     if budgets:
@@ -164,14 +232,24 @@ def check_limits(stmt: ast.LimitsStmt, *, budgets: bool = False) -> Iterator[Dia
 
 def _check_duration(key: str, value: ast.Expr) -> Iterator[Diagnostic]:
     if isinstance(value, ast.UnaryOp) and value.op == "-":
-        yield error(BAD_LIMIT, f"`{key}` must be greater than zero", value.span,
-                    "negative duration")
+        yield error(
+            BAD_LIMIT, f"`{key}` must be greater than zero", value.span, "negative duration"
+        )
     elif not isinstance(value, (ast.DurationLit, ast.IntLit, ast.FloatLit)):
-        yield error(TYPE_MISMATCH, f"expected a duration, found {describe(value)}",
-                    value.span, "expected a duration such as 30s")
+        yield error(
+            TYPE_MISMATCH,
+            f"expected a duration, found {describe(value)}",
+            value.span,
+            "expected a duration such as 30s",
+        )
     elif (value.seconds if isinstance(value, ast.DurationLit) else value.value) <= 0:
-        yield error(BAD_LIMIT, f"`{key}` must be greater than zero", value.span,
-                    "a zero timeout stops every step", help="remove it for no timeout")
+        yield error(
+            BAD_LIMIT,
+            f"`{key}` must be greater than zero",
+            value.span,
+            "a zero timeout stops every step",
+            help="remove it for no timeout",
+        )
 
 
 def check_checkpoint(stmt: ast.CheckpointStmt) -> Iterator[Diagnostic]:
@@ -181,10 +259,15 @@ def check_checkpoint(stmt: ast.CheckpointStmt) -> Iterator[Diagnostic]:
     if isinstance(v, ast.Call) and v.callee.dotted in CHECKPOINT_CALLS:
         yield from check_checkpoint_call(v)
         return
-    yield error(BAD_CHECKPOINT, "unknown checkpointer", v.span,
-                "expected memory, none, sqlite(\"…\") or postgres(\"…\")",
-                help=did_you_mean(getattr(v, "dotted", ""), CHECKPOINT_WORDS + CHECKPOINT_CALLS)
-                if isinstance(v, ast.Ref) else None)
+    yield error(
+        BAD_CHECKPOINT,
+        "unknown checkpointer",
+        v.span,
+        'expected memory, none, sqlite("…") or postgres("…")',
+        help=did_you_mean(getattr(v, "dotted", ""), CHECKPOINT_WORDS + CHECKPOINT_CALLS)
+        if isinstance(v, ast.Ref)
+        else None,
+    )
 
 
 DURABILITY = ("sync", "async", "exit")  # F11
@@ -193,40 +276,61 @@ DURABILITY = ("sync", "async", "exit")  # F11
 def check_checkpoint_call(call: ast.Call) -> Iterator[Diagnostic]:
     """`sqlite("path")` or `sqlite("path", durability: "sync")`."""
     if call.callee.dotted == "postgres":  # the name is reserved; the store is not built yet
-        yield error(BAD_CHECKPOINT, "the PostgreSQL checkpointer is not available yet",
-                    call.callee.span, "no run could start with it",
-                    help="use `sqlite(\"…\")` (or `memory`) for now")
+        yield error(
+            BAD_CHECKPOINT,
+            "the PostgreSQL checkpointer is not available yet",
+            call.callee.span,
+            "no run could start with it",
+            help='use `sqlite("…")` (or `memory`) for now',
+        )
         return
     positional = [a for a in call.args if a.name is None]
     if len(positional) != 1 or not isinstance(positional[0].value, ast.StringLit):
-        yield error(BAD_CHECKPOINT, f"`{call.callee.dotted}(…)` takes one path string",
-                    call.span, "expected one path or URL")
+        yield error(
+            BAD_CHECKPOINT,
+            f"`{call.callee.dotted}(…)` takes one path string",
+            call.span,
+            "expected one path or URL",
+        )
     for arg in call.args:
         if arg.name is None:
             continue
         if arg.name.text != "durability":
-            yield error(BAD_CHECKPOINT, f"unknown checkpoint option `{arg.name.text}`",
-                        arg.name.span, "the only option is `durability`")
+            yield error(
+                BAD_CHECKPOINT,
+                f"unknown checkpoint option `{arg.name.text}`",
+                arg.name.span,
+                "the only option is `durability`",
+            )
         elif not (isinstance(arg.value, ast.StringLit) and arg.value.value in DURABILITY):
-            yield error(BAD_CHECKPOINT, "`durability` must be \"sync\", \"async\" or \"exit\"",
-                        arg.value.span, "F11: when each step's progress is saved",
-                        help="\"sync\" waits for each step's save before the next starts")
+            yield error(
+                BAD_CHECKPOINT,
+                '`durability` must be "sync", "async" or "exit"',
+                arg.value.span,
+                "F11: when each step's progress is saved",
+                help='"sync" waits for each step\'s save before the next starts',
+            )
 
 
 def has_checkpointer(stmts: Iterable) -> bool:
     for s in stmts:
         if isinstance(s, ast.CheckpointStmt):
             v = s.value
-            return not (isinstance(v, ast.NoneLit) or
-                        (isinstance(v, ast.Ref) and v.dotted == "none"))
+            return not (
+                isinstance(v, ast.NoneLit) or (isinstance(v, ast.Ref) and v.dotted == "none")
+            )
     return False
 
 
 def check_interrupt_words(stmt: ast.InterruptStmt) -> Iterator[Diagnostic]:
     if stmt.when.text not in ("before", "after"):
-        yield error(BAD_INTERRUPT, f"`interrupt {stmt.when.text}` is not a breakpoint",
-                    stmt.when.span, "expected `before` or `after`",
-                    help=did_you_mean(stmt.when.text, ("before", "after")))
+        yield error(
+            BAD_INTERRUPT,
+            f"`interrupt {stmt.when.text}` is not a breakpoint",
+            stmt.when.span,
+            "expected `before` or `after`",
+            help=did_you_mean(stmt.when.text, ("before", "after")),
+        )
 
 
 def check_interrupt_checkpointer(stmts: tuple) -> Iterator[Diagnostic]:
@@ -235,50 +339,69 @@ def check_interrupt_checkpointer(stmts: tuple) -> Iterator[Diagnostic]:
         return
     for s in stmts:
         if isinstance(s, ast.InterruptStmt):
-            yield warning(INTERRUPT_NO_CHECKPOINT, "this interrupt can never be resumed",
-                          s.span, "the run stops here and its state is lost",
-                          notes=("D4: without a checkpointer a paused run cannot be saved",),
-                          help="add `checkpoint memory` or `checkpoint sqlite(\"…\")`")
+            yield warning(
+                INTERRUPT_NO_CHECKPOINT,
+                "this interrupt can never be resumed",
+                s.span,
+                "the run stops here and its state is lost",
+                notes=("D4: without a checkpointer a paused run cannot be saved",),
+                help='add `checkpoint memory` or `checkpoint sqlite("…")`',
+            )
 
 
-def duplicate_stmts(stmts: Iterable, kinds: tuple[type, ...], code: str,
-                    what=lambda s: type(s).__name__) -> Iterator[Diagnostic]:
+def duplicate_stmts(
+    stmts: Iterable, kinds: tuple[type, ...], code: str, what=lambda s: type(s).__name__
+) -> Iterator[Diagnostic]:
     seen: dict[type, object] = {}
     for s in stmts:
         if not isinstance(s, kinds):
             continue
         first = seen.get(type(s))
         if first is not None:
-            yield error(code, f"`{what(s)}` is given twice", s.span, "given again here",
-                        secondary=(Label(first.span, "first given here"),),
-                        help="keep one")
+            yield error(
+                code,
+                f"`{what(s)}` is given twice",
+                s.span,
+                "given again here",
+                secondary=(Label(first.span, "first given here"),),
+                help="keep one",
+            )
         else:
             seen[type(s)] = s
 
 
 # ---------------------------------------------------------------- configuration maps
 
-def check_config(ctx: Ctx, info: DeclInfo, config: ast.MapLit | None, at: ast.Span,
-                 what: str) -> Iterator[Diagnostic]:
+
+def check_config(
+    ctx: Ctx, info: DeclInfo, config: ast.MapLit | None, at: ast.Span, what: str
+) -> Iterator[Diagnostic]:
     """A middleware/router config against its declaration: keys, types, required params."""
     given = {}
     for entry in map_entries(config):
         key = entry.key.text
         param = info.params.get(key)
         if param is None:
-            yield error(UNKNOWN_PARAM, f"`{what}` has no parameter `{key}`", entry.key.span,
-                        "unknown parameter", help=did_you_mean(key, info.params)
-                        or _param_list(info))
+            yield error(
+                UNKNOWN_PARAM,
+                f"`{what}` has no parameter `{key}`",
+                entry.key.span,
+                "unknown parameter",
+                help=did_you_mean(key, info.params) or _param_list(info),
+            )
             continue
         given[key] = entry
         yield from check_value(entry.value, param.ty, ctx.value_env())
     for name, param in info.params.items():
         if param.required and name not in given:
-            yield error(MISSING_PARAM, f"`{what}` needs `{name}`", at,
-                        f"`{name}` is not given",
-                        notes=(f"{name}: {param.ty.display()}" +
-                               (f" — {param.doc}" if param.doc else ""),),
-                        help=f"add `{name}: …` to its settings")
+            yield error(
+                MISSING_PARAM,
+                f"`{what}` needs `{name}`",
+                at,
+                f"`{name}` is not given",
+                notes=(f"{name}: {param.ty.display()}" + (f" — {param.doc}" if param.doc else ""),),
+                help=f"add `{name}: …` to its settings",
+            )
 
 
 def _param_list(info: DeclInfo) -> str:

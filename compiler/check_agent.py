@@ -8,17 +8,27 @@ checkpointer), state, limits, interrupts and unknown settings.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, Label, error, register_code
 from . import ir
-from .check import (MISSING_PARAM, UNKNOWN_PARAM, check_checkpoint, check_config, check_fields,
-                    check_interrupt_checkpointer, check_interrupt_words, check_limits,
-                    duplicate_stmts, has_checkpointer)
+from .budgets import AMOUNTS, asks, budget_entries
+from .budgets import MIDDLEWARE_NAME as BUDGETS_NAME
+from .check import (
+    MISSING_PARAM,
+    UNKNOWN_PARAM,
+    check_checkpoint,
+    check_config,
+    check_fields,
+    check_interrupt_checkpointer,
+    check_interrupt_words,
+    check_limits,
+    duplicate_stmts,
+    has_checkpointer,
+)
 from .context import Ctx, prelude_decls
-from .budgets import AMOUNTS, MIDDLEWARE_NAME as BUDGETS_NAME, asks, budget_entries
 from .decls import instance_name
 from .models import check_model_options, resolve_model
 from .pyscan import ClassKind
@@ -26,22 +36,36 @@ from .resolve import MISSING, GraphTarget, PyTarget, declaration, graph_ref, pyt
 from .suggest import did_you_mean
 from .symbols import SymbolKind
 from .typecheck import TYPE_MISMATCH, check_value, describe
-from .types import STR, Ty, TyKind, union, prim
+from .types import STR, Ty, prim, union
 
 DUPLICATE_SETTING = register_code("duplicate-setting", "an agent or graph setting is given twice")
-UNKNOWN_SETTING = register_code("unknown-setting", "an agent block names a setting the agent template does not have")
+UNKNOWN_SETTING = register_code(
+    "unknown-setting", "an agent block names a setting the agent template does not have"
+)
 MISSING_MODEL = register_code("missing-model", "an agent block has no `model`")
-NOT_A_TOOL = register_code("not-a-tool", "a `tools` entry is not a function, an agent or a provider tool map")
-MISSING_DOCSTRING = register_code("missing-docstring", "a function tool has no docstring, so the model gets no description (B11)")
+NOT_A_TOOL = register_code(
+    "not-a-tool", "a `tools` entry is not a function, an agent or a provider tool map"
+)
+MISSING_DOCSTRING = register_code(
+    "missing-docstring", "a function tool has no docstring, so the model gets no description (B11)"
+)
 DUPLICATE_TOOL = register_code("duplicate-tool", "two tools of one agent share a name (A7)")
 UNKNOWN_SCHEMA = register_code("unknown-schema", "an `output` names no schema or Python model")
 UNKNOWN_STRATEGY = register_code("unknown-strategy", "`output … via` names an unknown strategy")
-UNKNOWN_MIDDLEWARE = register_code("unknown-middleware", "a `middleware` entry is neither declared nor a Python hook")
-NOT_A_HOOK = register_code("not-a-hook", "a Python middleware entry is not a decorated hook or an AgentMiddleware class")
-DUPLICATE_MIDDLEWARE = register_code("duplicate-middleware", "two middleware of one agent share a name")
-REVIEW_NO_CHECKPOINT = register_code("review-without-checkpointer", "human review needs a checkpointer to pause and resume (D9)")
+UNKNOWN_MIDDLEWARE = register_code(
+    "unknown-middleware", "a `middleware` entry is neither declared nor a Python hook"
+)
+NOT_A_HOOK = register_code(
+    "not-a-hook", "a Python middleware entry is not a decorated hook or an AgentMiddleware class"
+)
+DUPLICATE_MIDDLEWARE = register_code(
+    "duplicate-middleware", "two middleware of one agent share a name"
+)
+REVIEW_NO_CHECKPOINT = register_code(
+    "review-without-checkpointer", "human review needs a checkpointer to pause and resume (D9)"
+)
 UNKNOWN_TOOL = register_code("unknown-tool", "a setting names a tool the agent does not have")
-BAD_STORE = register_code("bad-store", "a `store` is not memory, none or sqlite(\"…\")")
+BAD_STORE = register_code("bad-store", 'a `store` is not memory, none or sqlite("…")')
 
 AGENT_CHANNELS = ("messages", "jump_to", "structured_response")
 STRATEGIES = tuple(s.value for s in ir.OutputStrategy)
@@ -53,21 +77,45 @@ OUTPUT_OPTIONS: dict[str, Ty] = {
 STORE_SETTING = "store"  # I1: `store memory | none | sqlite("…")`, a setting line
 STORE_WORDS = tuple(k.value for k in ir.StoreKind if k is not ir.StoreKind.SQLITE)
 STORE_CALLS = (ir.StoreKind.SQLITE.value,)
-STATEMENT_SETTINGS = ("model", "prompt", "tools", "output", "middleware", "state", "limits",
-                      "interrupt", "checkpoint")
+STATEMENT_SETTINGS = (
+    "model",
+    "prompt",
+    "tools",
+    "output",
+    "middleware",
+    "state",
+    "limits",
+    "interrupt",
+    "checkpoint",
+)
 
 
 def check_agent(ctx: Ctx, agent: ast.AgentDecl) -> Iterator[Diagnostic]:
     body = agent.body
-    yield from duplicate_stmts(body, (ast.ModelStmt, ast.PromptStmt, ast.ToolsStmt,
-                                      ast.OutputStmt, ast.MiddlewareStmt, ast.StateStmt,
-                                      ast.LimitsStmt, ast.CheckpointStmt),
-                               DUPLICATE_SETTING, _stmt_word)
+    yield from duplicate_stmts(
+        body,
+        (
+            ast.ModelStmt,
+            ast.PromptStmt,
+            ast.ToolsStmt,
+            ast.OutputStmt,
+            ast.MiddlewareStmt,
+            ast.StateStmt,
+            ast.LimitsStmt,
+            ast.CheckpointStmt,
+        ),
+        DUPLICATE_SETTING,
+        _stmt_word,
+    )
     models = [s for s in body if isinstance(s, ast.ModelStmt)]
     if not models:
-        yield error(MISSING_MODEL, f"agent `{agent.name.text}` has no model", agent.name.span,
-                    "no `model` in this agent",
-                    help="add a line such as `model \"openai:gpt-4o-mini\"`")
+        yield error(
+            MISSING_MODEL,
+            f"agent `{agent.name.text}` has no model",
+            agent.name.span,
+            "no `model` in this agent",
+            help='add a line such as `model "openai:gpt-4o-mini"`',
+        )
     tools: list[ToolName] = []
     for stmt in body:
         yield from _check_stmt(ctx, stmt, tools)
@@ -87,26 +135,40 @@ def check_limit_budgets(ctx: Ctx, body: tuple) -> Iterator[Diagnostic]:
     if not any(e.key.text in AMOUNTS for e in entries):
         return
     mws = next((s for s in body if isinstance(s, ast.MiddlewareStmt)), None)
-    for item in (mws.items if mws else ()):
+    for item in mws.items if mws else ():
         if middleware_name(ctx, item) == BUDGETS_NAME:
-            yield error(DUPLICATE_MIDDLEWARE, "budgets are set twice", item.name.span,
-                        "a `budgets` middleware here",
-                        secondary=(Label(entries[0].span, "and budgets in `limits` here"),),
-                        notes=("budgets in `limits` stand for the `budgets` middleware",),
-                        help="keep one: the `limits` keys or the middleware entry")
+            yield error(
+                DUPLICATE_MIDDLEWARE,
+                "budgets are set twice",
+                item.name.span,
+                "a `budgets` middleware here",
+                secondary=(Label(entries[0].span, "and budgets in `limits` here"),),
+                notes=("budgets in `limits` stand for the `budgets` middleware",),
+                help="keep one: the `limits` keys or the middleware entry",
+            )
     ask = asks(entries)
     if ask is not None and not has_checkpointer(body):
-        yield error(REVIEW_NO_CHECKPOINT, "`on_budget: \"ask\"` needs a checkpointer",
-                    ask.value.span, "asks a person, but nothing saves the paused run",
-                    notes=("a spent budget interrupts the run; resuming reads the checkpoint",),
-                    help="add `checkpoint memory` or `checkpoint sqlite(\"…\")` to the agent")
+        yield error(
+            REVIEW_NO_CHECKPOINT,
+            '`on_budget: "ask"` needs a checkpointer',
+            ask.value.span,
+            "asks a person, but nothing saves the paused run",
+            notes=("a spent budget interrupts the run; resuming reads the checkpoint",),
+            help='add `checkpoint memory` or `checkpoint sqlite("…")` to the agent',
+        )
 
 
 def _stmt_word(stmt) -> str:
-    names = {ast.ModelStmt: "model", ast.PromptStmt: "prompt", ast.ToolsStmt: "tools",
-             ast.OutputStmt: "output", ast.MiddlewareStmt: "middleware",
-             ast.StateStmt: "state", ast.LimitsStmt: "limits",
-             ast.CheckpointStmt: "checkpoint"}
+    names = {
+        ast.ModelStmt: "model",
+        ast.PromptStmt: "prompt",
+        ast.ToolsStmt: "tools",
+        ast.OutputStmt: "output",
+        ast.MiddlewareStmt: "middleware",
+        ast.StateStmt: "state",
+        ast.LimitsStmt: "limits",
+        ast.CheckpointStmt: "checkpoint",
+    }
     return names.get(type(stmt), type(stmt).__name__)
 
 
@@ -115,8 +177,12 @@ def _check_stmt(ctx: Ctx, stmt, tools: list) -> Iterator[Diagnostic]:
         yield from check_model_stmt(stmt)
     elif isinstance(stmt, ast.PromptStmt):
         if not isinstance(stmt.value, ast.StringLit):
-            yield error(TYPE_MISMATCH, f"expected a string, found {describe(stmt.value)}",
-                        stmt.value.span, "the prompt must be a string")
+            yield error(
+                TYPE_MISMATCH,
+                f"expected a string, found {describe(stmt.value)}",
+                stmt.value.span,
+                "the prompt must be a string",
+            )
     elif isinstance(stmt, ast.ToolsStmt):
         yield from check_tools(ctx, stmt, tools)
     elif isinstance(stmt, ast.OutputStmt):
@@ -135,8 +201,12 @@ def _check_stmt(ctx: Ctx, stmt, tools: list) -> Iterator[Diagnostic]:
 
 def check_model_stmt(stmt: ast.ModelStmt) -> Iterator[Diagnostic]:
     if not isinstance(stmt.spec, ast.StringLit):
-        yield error(TYPE_MISMATCH, f"expected a model string, found {describe(stmt.spec)}",
-                    stmt.spec.span, "expected \"provider:model\"")
+        yield error(
+            TYPE_MISMATCH,
+            f"expected a model string, found {describe(stmt.spec)}",
+            stmt.spec.span,
+            'expected "provider:model"',
+        )
         return
     found = resolve_model(stmt.spec.value, stmt.spec.span)
     if isinstance(found, Diagnostic):
@@ -152,13 +222,19 @@ def check_setting(ctx: Ctx, stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
         return  # checked by check_store_settings
     param = template.params.get(key)
     if param is None or key in STATEMENT_SETTINGS:
-        yield error(UNKNOWN_SETTING, f"agents have no setting `{key}`", stmt.key.span,
-                    "unknown setting", help=did_you_mean(key, template.params))
+        yield error(
+            UNKNOWN_SETTING,
+            f"agents have no setting `{key}`",
+            stmt.key.span,
+            "unknown setting",
+            help=did_you_mean(key, template.params),
+        )
         return
     yield from check_value(stmt.value, param.ty, ctx.value_env())
 
 
 # ---------------------------------------------------------------- the long-term store (I1)
+
 
 def store_settings(body: tuple) -> list[ast.SettingStmt]:
     """The `store …` lines of an agent or graph block, in order."""
@@ -171,9 +247,14 @@ def check_store_settings(body: tuple) -> Iterator[Diagnostic]:
     for stmt in stmts[:1]:
         yield from check_store(stmt)
     for again in stmts[1:]:
-        yield error(DUPLICATE_SETTING, "`store` is given twice", again.span, "given again here",
-                    secondary=(Label(stmts[0].span, "first given here"),),
-                    help="keep one `store` line")
+        yield error(
+            DUPLICATE_SETTING,
+            "`store` is given twice",
+            again.span,
+            "given again here",
+            secondary=(Label(stmts[0].span, "first given here"),),
+            help="keep one `store` line",
+        )
 
 
 def check_store(stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
@@ -181,21 +262,32 @@ def check_store(stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
     if isinstance(v, ast.NoneLit) or (isinstance(v, ast.Ref) and v.dotted in STORE_WORDS):
         return
     if isinstance(v, ast.Call) and v.callee.dotted in STORE_CALLS:
-        if len(v.args) == 1 and v.args[0].name is None and isinstance(v.args[0].value,
-                                                                       ast.StringLit):
+        if (
+            len(v.args) == 1
+            and v.args[0].name is None
+            and isinstance(v.args[0].value, ast.StringLit)
+        ):
             return
-        yield error(BAD_STORE, f"`{v.callee.dotted}(…)` takes one path", v.span,
-                    "expected one string", help="write `store sqlite(\".agentc/memory.db\")`")
+        yield error(
+            BAD_STORE,
+            f"`{v.callee.dotted}(…)` takes one path",
+            v.span,
+            "expected one string",
+            help='write `store sqlite(".agentc/memory.db")`',
+        )
         return
-    yield error(BAD_STORE, "unknown long-term store", v.span,
-                "expected memory, none or sqlite(\"…\")",
-                notes=("I1: tools and middleware read and write the store; the agent "
-                       "loop never does",),
-                help=did_you_mean(v.dotted, STORE_WORDS + STORE_CALLS)
-                if isinstance(v, ast.Ref) else None)
+    yield error(
+        BAD_STORE,
+        "unknown long-term store",
+        v.span,
+        'expected memory, none or sqlite("…")',
+        notes=("I1: tools and middleware read and write the store; the agent loop never does",),
+        help=did_you_mean(v.dotted, STORE_WORDS + STORE_CALLS) if isinstance(v, ast.Ref) else None,
+    )
 
 
 # ---------------------------------------------------------------- tools
+
 
 @dataclass(frozen=True, slots=True)
 class ToolName:
@@ -206,8 +298,12 @@ class ToolName:
 
 def check_tools(ctx: Ctx, stmt: ast.ToolsStmt, names: list[ToolName]) -> Iterator[Diagnostic]:
     if not isinstance(stmt.value, ast.ListLit):
-        yield error(TYPE_MISMATCH, f"expected a list of tools, found {describe(stmt.value)}",
-                    stmt.value.span, "expected [tools.a, tools.b]")
+        yield error(
+            TYPE_MISMATCH,
+            f"expected a list of tools, found {describe(stmt.value)}",
+            stmt.value.span,
+            "expected [tools.a, tools.b]",
+        )
         return
     for item in stmt.value.items:
         yield from _check_tool(ctx, item, names)
@@ -217,8 +313,12 @@ def _check_tool(ctx: Ctx, item: ast.Expr, names: list[ToolName]) -> Iterator[Dia
     if isinstance(item, ast.MapLit):
         return  # A8: a provider tool, bound to the model as written
     if not isinstance(item, ast.Ref):
-        yield error(NOT_A_TOOL, f"{describe(item)} is not a tool", item.span,
-                    "expected a function, an agent or a provider tool map")
+        yield error(
+            NOT_A_TOOL,
+            f"{describe(item)} is not a tool",
+            item.span,
+            "expected a function, an agent or a provider tool map",
+        )
         return
     head = item.parts[0].text
     if head in ctx.unit.python:
@@ -238,10 +338,14 @@ def _check_mcp_tool(ref: ast.Ref, names: list[ToolName]) -> Iterator[Diagnostic]
     """`files` (A9: every tool the server lists) or `files.read_file` (one tool, looked up
     in the server's list at run time: nothing is connected while checking, A10)."""
     if len(ref.parts) > 2:
-        yield error(NOT_A_TOOL, f"`{ref.dotted}` is not a tool", ref.span,
-                    "an MCP server's tool is `server` or `server.tool_name`",
-                    help=f"write `{ref.parts[0].text}` for every tool of the server, or "
-                         f"`{ref.parts[0].text}.{ref.parts[1].text}` for one")
+        yield error(
+            NOT_A_TOOL,
+            f"`{ref.dotted}` is not a tool",
+            ref.span,
+            "an MCP server's tool is `server` or `server.tool_name`",
+            help=f"write `{ref.parts[0].text}` for every tool of the server, or "
+            f"`{ref.parts[0].text}.{ref.parts[1].text}` for one",
+        )
     elif len(ref.parts) == 2:
         names.append(ToolName(ref.parts[1].text, ref.span, "mcp"))
 
@@ -256,18 +360,27 @@ def _check_function_tool(ctx: Ctx, ref: ast.Ref, names: list[ToolName]) -> Itera
     fn = found.function
     if fn is None:
         if found.cls is not None:
-            yield error(NOT_A_TOOL, f"`{ref.dotted}` is a class, not a tool", ref.span,
-                        "expected a function", help="pass a function decorated with @tool")
+            yield error(
+                NOT_A_TOOL,
+                f"`{ref.dotted}` is a class, not a tool",
+                ref.span,
+                "expected a function",
+                help="pass a function decorated with @tool",
+            )
         else:
             names.append(ToolName(found.attr, ref.span, "object"))
         return
     deco = fn.decorator("tool")
     names.append(ToolName(tool_name(found), ref.span, "function"))
     if not fn.doc and not (deco and deco.kwarg("description")):
-        yield error(MISSING_DOCSTRING, f"tool `{fn.name}` has no docstring", ref.span,
-                    "the model would see no description of this tool",
-                    notes=("B11: a function tool's description is its docstring",),
-                    help=f"add a docstring to `def {fn.name}` saying what it does")
+        yield error(
+            MISSING_DOCSTRING,
+            f"tool `{fn.name}` has no docstring",
+            ref.span,
+            "the model would see no description of this tool",
+            notes=("B11: a function tool's description is its docstring",),
+            help=f"add a docstring to `def {fn.name}` saying what it does",
+        )
 
 
 def tool_name(target: PyTarget) -> str:
@@ -288,67 +401,97 @@ def check_duplicate_tools(names: list[ToolName]) -> Iterator[Diagnostic]:
         if first is None:
             seen[t.name] = t
             continue
-        yield error(DUPLICATE_TOOL, f"two tools are named `{t.name}`", t.span,
-                    "second tool with this name",
-                    secondary=(Label(first.span, "first one here"),),
-                    notes=("A7: create_agent would silently keep only the last one",),
-                    help="rename one with @tool(\"other_name\")")
+        yield error(
+            DUPLICATE_TOOL,
+            f"two tools are named `{t.name}`",
+            t.span,
+            "second tool with this name",
+            secondary=(Label(first.span, "first one here"),),
+            notes=("A7: create_agent would silently keep only the last one",),
+            help='rename one with @tool("other_name")',
+        )
 
 
 # ---------------------------------------------------------------- output
+
 
 def check_output(ctx: Ctx, stmt: ast.OutputStmt) -> Iterator[Diagnostic]:
     items = stmt.schema.items if isinstance(stmt.schema, ast.ListLit) else (stmt.schema,)
     for item in items:
         yield from check_schema_ref(ctx, item)
     if stmt.strategy is not None and stmt.strategy.text not in STRATEGIES:
-        yield error(UNKNOWN_STRATEGY, f"unknown output strategy `{stmt.strategy.text}`",
-                    stmt.strategy.span, "expected tool, provider or auto",
-                    help=did_you_mean(stmt.strategy.text, STRATEGIES))
-    for entry in (stmt.options.entries if stmt.options else ()):
+        yield error(
+            UNKNOWN_STRATEGY,
+            f"unknown output strategy `{stmt.strategy.text}`",
+            stmt.strategy.span,
+            "expected tool, provider or auto",
+            help=did_you_mean(stmt.strategy.text, STRATEGIES),
+        )
+    for entry in stmt.options.entries if stmt.options else ():
         ty = OUTPUT_OPTIONS.get(entry.key.text)
         if ty is None:
-            yield error(UNKNOWN_PARAM, f"`output` has no option `{entry.key.text}`",
-                        entry.key.span, "unknown option",
-                        help=did_you_mean(entry.key.text, OUTPUT_OPTIONS))
+            yield error(
+                UNKNOWN_PARAM,
+                f"`output` has no option `{entry.key.text}`",
+                entry.key.span,
+                "unknown option",
+                help=did_you_mean(entry.key.text, OUTPUT_OPTIONS),
+            )
         else:
             yield from check_value(entry.value, ty, ctx.value_env())
 
 
 def check_schema_ref(ctx: Ctx, item: ast.Expr) -> Iterator[Diagnostic]:
     if not isinstance(item, ast.Ref):
-        yield error(UNKNOWN_SCHEMA, f"{describe(item)} is not a schema", item.span,
-                    "expected a schema name")
+        yield error(
+            UNKNOWN_SCHEMA, f"{describe(item)} is not a schema", item.span, "expected a schema name"
+        )
         return
     if len(item.parts) == 2 and item.parts[0].text in ctx.unit.python:
         found = python_ref(ctx.unit, item)
         if isinstance(found, Diagnostic):
             yield found
-        elif isinstance(found, PyTarget) and (found.cls is None or found.cls.kind not in (
-                ClassKind.MODEL, ClassKind.DATACLASS, ClassKind.TYPEDDICT)):
-            yield error(UNKNOWN_SCHEMA, f"`{item.dotted}` is not a schema class", item.span,
-                        "expected a pydantic model, dataclass or TypedDict")
+        elif isinstance(found, PyTarget) and (
+            found.cls is None
+            or found.cls.kind not in (ClassKind.MODEL, ClassKind.DATACLASS, ClassKind.TYPEDDICT)
+        ):
+            yield error(
+                UNKNOWN_SCHEMA,
+                f"`{item.dotted}` is not a schema class",
+                item.span,
+                "expected a pydantic model, dataclass or TypedDict",
+            )
         return
     sym = ctx.unit.symbols.get(item.dotted)
     if sym is None or sym.kind is not SymbolKind.SCHEMA:
-        yield error(UNKNOWN_SCHEMA, f"unknown schema `{item.dotted}`", item.span,
-                    "no schema of that name",
-                    help=did_you_mean(item.dotted, ctx.unit.names_of(SymbolKind.SCHEMA)))
+        yield error(
+            UNKNOWN_SCHEMA,
+            f"unknown schema `{item.dotted}`",
+            item.span,
+            "no schema of that name",
+            help=did_you_mean(item.dotted, ctx.unit.names_of(SymbolKind.SCHEMA)),
+        )
 
 
 # ---------------------------------------------------------------- middleware
 
-def check_middleware(ctx: Ctx, stmt: ast.MiddlewareStmt, body: tuple,
-                     tools: list[ToolName]) -> Iterator[Diagnostic]:
+
+def check_middleware(
+    ctx: Ctx, stmt: ast.MiddlewareStmt, body: tuple, tools: list[ToolName]
+) -> Iterator[Diagnostic]:
     seen: dict[str, ast.MiddlewareItem] = {}
     for item in stmt.items:
         name = middleware_name(ctx, item)
         if name in seen:
-            yield error(DUPLICATE_MIDDLEWARE, f"middleware `{name}` is listed twice",
-                        item.name.span, "listed again here",
-                        secondary=(Label(seen[name].name.span, "first listed here"),),
-                        notes=("create_agent refuses two middleware with one name",),
-                        help=_duplicate_help(ctx, item))
+            yield error(
+                DUPLICATE_MIDDLEWARE,
+                f"middleware `{name}` is listed twice",
+                item.name.span,
+                "listed again here",
+                secondary=(Label(seen[name].name.span, "first listed here"),),
+                notes=("create_agent refuses two middleware with one name",),
+                help=_duplicate_help(ctx, item),
+            )
         seen.setdefault(name, item)
         yield from _check_mw_item(ctx, item, body, tools)
 
@@ -367,38 +510,50 @@ def middleware_name(ctx: Ctx, item: ast.MiddlewareItem) -> str:
     if info is None or info.instance_key is None:
         return base
     entry = _entry(item.config, info.instance_key)
-    value = entry.value.value if entry is not None and isinstance(entry.value,
-                                                                 ast.StringLit) else None
+    value = (
+        entry.value.value if entry is not None and isinstance(entry.value, ast.StringLit) else None
+    )
     return instance_name(base, info, value)
 
 
 def _duplicate_help(ctx: Ctx, item: ast.MiddlewareItem) -> str:
     info = _declared_info(ctx, item)
     if info is not None and info.instance_key:
-        return (f"merge their settings, or give each a different `{info.instance_key}` "
-                "(one instance per value)")
+        return (
+            f"merge their settings, or give each a different `{info.instance_key}` "
+            "(one instance per value)"
+        )
     return "merge their settings into one entry"
 
 
-def _check_mw_item(ctx: Ctx, item: ast.MiddlewareItem, body: tuple,
-                   tools: list[ToolName]) -> Iterator[Diagnostic]:
+def _check_mw_item(
+    ctx: Ctx, item: ast.MiddlewareItem, body: tuple, tools: list[ToolName]
+) -> Iterator[Diagnostic]:
     ref = item.name
     if len(ref.parts) == 2 and ref.parts[0].text in ctx.unit.python:
         yield from _check_python_hook(ctx, item, tools)
         return
     sym = declaration(ctx.unit, ref, SymbolKind.MIDDLEWARE)
     if sym is None:
-        yield error(UNKNOWN_MIDDLEWARE, f"unknown middleware `{ref.dotted}`", ref.span,
-                    "not a declared middleware",
-                    help=did_you_mean(ref.dotted, ctx.unit.names_of(SymbolKind.MIDDLEWARE)))
+        yield error(
+            UNKNOWN_MIDDLEWARE,
+            f"unknown middleware `{ref.dotted}`",
+            ref.span,
+            "not a declared middleware",
+            help=did_you_mean(ref.dotted, ctx.unit.names_of(SymbolKind.MIDDLEWARE)),
+        )
         return
     info = ctx.decl_info(sym)
     yield from check_config(ctx, info, item.config, ref.span, ref.dotted)
     if _needs_checkpointer(info, item) and not has_checkpointer(body):
-        yield error(REVIEW_NO_CHECKPOINT, f"`{ref.dotted}` needs a checkpointer", ref.span,
-                    "pauses the run for a person, but nothing saves it",
-                    notes=("D9: a review interrupts the run; resuming reads the checkpoint",),
-                    help="add `checkpoint memory` or `checkpoint sqlite(\"…\")` to the agent")
+        yield error(
+            REVIEW_NO_CHECKPOINT,
+            f"`{ref.dotted}` needs a checkpointer",
+            ref.span,
+            "pauses the run for a person, but nothing saves it",
+            notes=("D9: a review interrupts the run; resuming reads the checkpoint",),
+            help='add `checkpoint memory` or `checkpoint sqlite("…")` to the agent',
+        )
     added = list(info.tools)
     if info.tool_name_param:
         entry = _entry(item.config, info.tool_name_param)
@@ -432,12 +587,18 @@ def _check_interrupt_on(item: ast.MiddlewareItem, tools: list[ToolName]) -> Iter
     known = [t.name for t in tools]
     for e in entry.value.entries:
         if e.key.text not in known:
-            yield error(UNKNOWN_TOOL, f"the agent has no tool `{e.key.text}`", e.key.span,
-                        "no tool of that name", help=did_you_mean(e.key.text, known))
+            yield error(
+                UNKNOWN_TOOL,
+                f"the agent has no tool `{e.key.text}`",
+                e.key.span,
+                "no tool of that name",
+                help=did_you_mean(e.key.text, known),
+            )
 
 
-def _check_python_hook(ctx: Ctx, item: ast.MiddlewareItem,
-                       tools: list[ToolName]) -> Iterator[Diagnostic]:
+def _check_python_hook(
+    ctx: Ctx, item: ast.MiddlewareItem, tools: list[ToolName]
+) -> Iterator[Diagnostic]:
     found = python_ref(ctx.unit, item.name)
     if found is MISSING:
         return
@@ -447,17 +608,28 @@ def _check_python_hook(ctx: Ctx, item: ast.MiddlewareItem,
     fn, cls = found.function, found.cls
     if cls is not None and cls.kind is ClassKind.MIDDLEWARE:
         yield from check_constructor(item, cls)
-        tools.extend(ToolName(name, item.name.span, f"middleware {item.name.dotted}")
-                     for name in cls.tool_names if name in found.module.functions)
+        tools.extend(
+            ToolName(name, item.name.span, f"middleware {item.name.dotted}")
+            for name in cls.tool_names
+            if name in found.module.functions
+        )
         return
     if fn is not None and fn.hook_point is not None:
         if item.config is not None and item.config.entries:
-            yield error(UNKNOWN_PARAM, f"hook `{item.name.dotted}` takes no settings",
-                        item.config.span, "a decorated hook has no parameters")
+            yield error(
+                UNKNOWN_PARAM,
+                f"hook `{item.name.dotted}` takes no settings",
+                item.config.span,
+                "a decorated hook has no parameters",
+            )
         return
-    yield error(NOT_A_HOOK, f"`{item.name.dotted}` is not middleware", item.name.span,
-                "neither a decorated hook nor an AgentMiddleware subclass",
-                help="decorate it with @before_model, @after_model, @wrap_model_call …")
+    yield error(
+        NOT_A_HOOK,
+        f"`{item.name.dotted}` is not middleware",
+        item.name.span,
+        "neither a decorated hook nor an AgentMiddleware subclass",
+        help="decorate it with @before_model, @after_model, @wrap_model_call …",
+    )
 
 
 def check_constructor(item: ast.MiddlewareItem, cls) -> Iterator[Diagnostic]:
@@ -465,19 +637,30 @@ def check_constructor(item: ast.MiddlewareItem, cls) -> Iterator[Diagnostic]:
     statically): each key a parameter, each required parameter given."""
     params = {p.name: p for p in (cls.init_params or ())}
     given = set()
-    for entry in (item.config.entries if item.config else ()):
+    for entry in item.config.entries if item.config else ():
         key = entry.key.text
         given.add(key)
         if key not in params and not cls.init_kwargs:
             listed = ", ".join(f"`{p}`" for p in params)
-            yield error(UNKNOWN_PARAM, f"`{cls.name}` has no parameter `{key}`",
-                        entry.key.span, "not a parameter of its `__init__`",
-                        help=did_you_mean(key, params) or (
-                            f"its parameters are {listed}" if params else
-                            f"`{cls.name}` takes no parameters"))
+            yield error(
+                UNKNOWN_PARAM,
+                f"`{cls.name}` has no parameter `{key}`",
+                entry.key.span,
+                "not a parameter of its `__init__`",
+                help=did_you_mean(key, params)
+                or (
+                    f"its parameters are {listed}"
+                    if params
+                    else f"`{cls.name}` takes no parameters"
+                ),
+            )
     for name, p in params.items():
         if p.required and name not in given:
-            yield error(MISSING_PARAM, f"`{cls.name}` needs `{name}`", item.name.span,
-                        f"`{name}` is not given", notes=(
-                            f"{name}: {p.annotation}" if p.annotation else name,),
-                        help=f"add `{name}: …` to its settings")
+            yield error(
+                MISSING_PARAM,
+                f"`{cls.name}` needs `{name}`",
+                item.name.span,
+                f"`{name}` is not given",
+                notes=(f"{name}: {p.annotation}" if p.annotation else name,),
+                help=f"add `{name}: …` to its settings",
+            )

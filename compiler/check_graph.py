@@ -8,39 +8,62 @@ Reachability and the path to END are checked after lowering (`graph.py`).
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, Label, error, register_code
 from . import ir
-from .check import (UNKNOWN_PARAM, check_checkpoint, check_config, check_fields,
-                    check_interrupt_checkpointer, check_interrupt_words, check_limits,
-                    duplicate_stmts)
+from .check import (
+    UNKNOWN_PARAM,
+    check_checkpoint,
+    check_config,
+    check_fields,
+    check_interrupt_checkpointer,
+    check_interrupt_words,
+    check_limits,
+    duplicate_stmts,
+)
 from .check_agent import DUPLICATE_SETTING, STORE_SETTING, check_schema_ref, check_store_settings
 from .context import Ctx
 from .models import check_model_options, resolve_model
-from .resolve import MISSING, GraphTarget, declaration, graph_ref, python_ref
+from .resolve import declaration, graph_ref, python_ref
 from .suggest import did_you_mean
 from .symbols import SymbolKind
 from .typecheck import TYPE_MISMATCH, check_value, describe
-from .types import Ty, TyKind, prim, STR
+from .types import STR, Ty, TyKind, prim
 
-UNKNOWN_NODE = register_code("unknown-node", "an edge, route, hook or interrupt names a node the graph does not have")
+UNKNOWN_NODE = register_code(
+    "unknown-node", "an edge, route, hook or interrupt names a node the graph does not have"
+)
 DUPLICATE_NODE = register_code("duplicate-node", "two nodes of one graph share a name")
-UNKNOWN_NODE_KIND = register_code("unknown-node-kind", "a node is not model(…), tools(…), python(…), agent(…) or subgraph(…)")
+UNKNOWN_NODE_KIND = register_code(
+    "unknown-node-kind", "a node is not model(…), tools(…), python(…), agent(…) or subgraph(…)"
+)
 BAD_NODE = register_code("bad-node", "a node's arguments do not fit its kind")
-BAD_EDGE = register_code("bad-edge", "an edge leaves END, enters START, or `otherwise` has no `when`")
-MISSING_OTHERWISE = register_code("missing-otherwise", "conditional `when` edges out of a node have no `otherwise`")
-UNKNOWN_FIELD = register_code("unknown-field", "a condition reads a state channel the graph does not declare")
-UNKNOWN_ROUTER = register_code("unknown-router", "a `route … by` names neither a declared router nor a Python function")
-UNKNOWN_ROUTE_LABEL = register_code("unknown-route-label", "a route case uses a label its router never returns")
+BAD_EDGE = register_code(
+    "bad-edge", "an edge leaves END, enters START, or `otherwise` has no `when`"
+)
+MISSING_OTHERWISE = register_code(
+    "missing-otherwise", "conditional `when` edges out of a node have no `otherwise`"
+)
+UNKNOWN_FIELD = register_code(
+    "unknown-field", "a condition reads a state channel the graph does not declare"
+)
+UNKNOWN_ROUTER = register_code(
+    "unknown-router", "a `route … by` names neither a declared router nor a Python function"
+)
+UNKNOWN_ROUTE_LABEL = register_code(
+    "unknown-route-label", "a route case uses a label its router never returns"
+)
 BAD_HOOK_POINT = register_code("bad-hook-point", "a `hook` names an unknown hook point")
 NO_ENTRY = register_code("no-entry", "a graph has no `edge START -> …`")
 
 NODE_KINDS = ("model", "tools", "python", "agent", "subgraph")
 BOUNDARY = {"START": ir.START, "END": ir.END}
-NODE_OPTIONS: dict[str, Ty] = {"timeout": Ty(TyKind.SPECIAL, "duration"),
-                               "retry": Ty(TyKind.MAP, args=(prim("any"),))}
+NODE_OPTIONS: dict[str, Ty] = {
+    "timeout": Ty(TyKind.SPECIAL, "duration"),
+    "retry": Ty(TyKind.MAP, args=(prim("any"),)),
+}
 RETRY_KEYS = tuple(ir.RetryPolicy.model_fields)
 HOOK_WORDS = ("before", "after")
 GRAPH_HOOK_POINTS = tuple(p.value for p in ir.HookPoint)
@@ -48,17 +71,25 @@ GRAPH_HOOK_POINTS = tuple(p.value for p in ir.HookPoint)
 
 def check_graph(ctx: Ctx, graph: ast.GraphDecl) -> Iterator[Diagnostic]:
     body = graph.body
-    yield from duplicate_stmts(body, (ast.StateStmt, ast.LimitsStmt, ast.CheckpointStmt),
-                               DUPLICATE_SETTING,
-                               lambda s: type(s).__name__.removesuffix("Stmt").lower())
+    yield from duplicate_stmts(
+        body,
+        (ast.StateStmt, ast.LimitsStmt, ast.CheckpointStmt),
+        DUPLICATE_SETTING,
+        lambda s: type(s).__name__.removesuffix("Stmt").lower(),
+    )
     nodes = yield from check_nodes(ctx, body)
     fields = {f.name.text for s in body if isinstance(s, ast.StateStmt) for f in s.fields}
     for stmt in body:
         yield from _check_stmt(ctx, stmt, nodes, fields)
     yield from check_when_groups(body)
     if not any(isinstance(s, ast.EdgeDecl) and s.source.text == "START" for s in body):
-        yield error(NO_ENTRY, f"graph `{graph.name.text}` has no entry edge", graph.name.span,
-                    "nothing runs first", help="add `edge START -> <first node>`")
+        yield error(
+            NO_ENTRY,
+            f"graph `{graph.name.text}` has no entry edge",
+            graph.name.span,
+            "nothing runs first",
+            help="add `edge START -> <first node>`",
+        )
     yield from check_store_settings(body)  # I1
     yield from check_interrupt_checkpointer(body)
 
@@ -81,32 +112,52 @@ def _check_stmt(ctx: Ctx, stmt, nodes: dict, fields: set[str]) -> Iterator[Diagn
     elif isinstance(stmt, ast.CheckpointStmt):
         yield from check_checkpoint(stmt)
     elif isinstance(stmt, ast.MiddlewareStmt):
-        yield error(UNKNOWN_PARAM, "graphs take no `middleware` block", stmt.span,
-                    "middleware belongs to agent blocks",
-                    help="use `hook before <node> = python(…)` in a graph")
+        yield error(
+            UNKNOWN_PARAM,
+            "graphs take no `middleware` block",
+            stmt.span,
+            "middleware belongs to agent blocks",
+            help="use `hook before <node> = python(…)` in a graph",
+        )
     elif isinstance(stmt, ast.SettingStmt) and stmt.key.text != STORE_SETTING:
         from .check_agent import UNKNOWN_SETTING
-        yield error(UNKNOWN_SETTING, f"graphs have no setting `{stmt.key.text}`",
-                    stmt.key.span, "unknown setting")
+
+        yield error(
+            UNKNOWN_SETTING,
+            f"graphs have no setting `{stmt.key.text}`",
+            stmt.key.span,
+            "unknown setting",
+        )
 
 
 # ---------------------------------------------------------------- nodes
 
+
 def check_nodes(ctx: Ctx, body: tuple):
     """Yields diagnostics; returns name → NodeDecl (first declaration wins)."""
     from .resolve import RESERVED, RESERVED_NAME
+
     nodes: dict[str, ast.NodeDecl] = {}
     for node in (s for s in body if isinstance(s, ast.NodeDecl)):
         name = node.name.text
         if name in RESERVED:
-            yield error(RESERVED_NAME, f"`{name}` cannot name a node", node.name.span,
-                        "reserved for the graph's boundary", help="choose another name")
+            yield error(
+                RESERVED_NAME,
+                f"`{name}` cannot name a node",
+                node.name.span,
+                "reserved for the graph's boundary",
+                help="choose another name",
+            )
             continue
         if name in nodes:
-            yield error(DUPLICATE_NODE, f"node `{name}` is declared twice", node.name.span,
-                        "declared again here",
-                        secondary=(Label(nodes[name].name.span, "first declared here"),),
-                        help="rename one of them")
+            yield error(
+                DUPLICATE_NODE,
+                f"node `{name}` is declared twice",
+                node.name.span,
+                "declared again here",
+                secondary=(Label(nodes[name].name.span, "first declared here"),),
+                help="rename one of them",
+            )
             continue
         nodes[name] = node
         yield from check_node(ctx, node)
@@ -116,8 +167,13 @@ def check_nodes(ctx: Ctx, body: tuple):
 def check_node(ctx: Ctx, node: ast.NodeDecl) -> Iterator[Diagnostic]:
     kind = node.value.callee.dotted
     if kind not in NODE_KINDS:
-        yield error(UNKNOWN_NODE_KIND, f"`{kind}(…)` is not a kind of node", node.value.callee.span,
-                    "unknown node kind", help=did_you_mean(kind, NODE_KINDS))
+        yield error(
+            UNKNOWN_NODE_KIND,
+            f"`{kind}(…)` is not a kind of node",
+            node.value.callee.span,
+            "unknown node kind",
+            help=did_you_mean(kind, NODE_KINDS),
+        )
         return
     yield from _NODE_CHECKS[kind](ctx, node.value)
     yield from check_node_options(ctx, node.options)
@@ -130,16 +186,21 @@ def _positional(call: ast.Call) -> list[ast.Expr]:
 def _one_arg(call: ast.Call, want: str) -> ast.Expr | Diagnostic:
     pos = _positional(call)
     if len(pos) != 1:
-        return error(BAD_NODE, f"`{call.callee.dotted}(…)` takes one argument", call.span,
-                     f"expected {want}")
+        return error(
+            BAD_NODE, f"`{call.callee.dotted}(…)` takes one argument", call.span, f"expected {want}"
+        )
     return pos[0]
 
 
 def _model_node(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
     pos = _positional(call)
     if len(pos) != 1 or not isinstance(pos[0], ast.StringLit):
-        yield error(BAD_NODE, "`model(…)` takes one model string", call.span,
-                    "expected model(\"provider:name\", prompt: \"…\")")
+        yield error(
+            BAD_NODE,
+            "`model(…)` takes one model string",
+            call.span,
+            'expected model("provider:name", prompt: "…")',
+        )
     else:
         found = resolve_model(pos[0].value, pos[0].span)
         if isinstance(found, Diagnostic):
@@ -154,13 +215,18 @@ def _model_node(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
 
 def _tools_node(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
     from .check_agent import _check_function_tool, check_duplicate_tools
+
     arg = _one_arg(call, "a list of tools")
     if isinstance(arg, Diagnostic):
         yield arg
         return
     if not isinstance(arg, ast.ListLit):
-        yield error(TYPE_MISMATCH, f"expected a list of tools, found {describe(arg)}",
-                    arg.span, "expected [tools.a, tools.b]")
+        yield error(
+            TYPE_MISMATCH,
+            f"expected a list of tools, found {describe(arg)}",
+            arg.span,
+            "expected [tools.a, tools.b]",
+        )
         return
     names: list = []
     for item in arg.items:
@@ -168,8 +234,10 @@ def _tools_node(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
             yield from _check_function_tool(ctx, item, names)
         elif not isinstance(item, ast.MapLit):
             from .check_agent import NOT_A_TOOL
-            yield error(NOT_A_TOOL, f"{describe(item)} is not a tool", item.span,
-                        "expected a function")
+
+            yield error(
+                NOT_A_TOOL, f"{describe(item)} is not a tool", item.span, "expected a function"
+            )
     yield from check_duplicate_tools(names)
 
 
@@ -178,8 +246,12 @@ def _python_node(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
     if isinstance(arg, Diagnostic):
         yield arg
     elif not isinstance(arg, ast.Ref):
-        yield error(BAD_NODE, f"expected a Python function, found {describe(arg)}", arg.span,
-                    "expected module.function")
+        yield error(
+            BAD_NODE,
+            f"expected a Python function, found {describe(arg)}",
+            arg.span,
+            "expected module.function",
+        )
     else:
         found = python_ref(ctx.unit, arg)
         if isinstance(found, Diagnostic):
@@ -197,42 +269,57 @@ def _graph_node(kinds, what):
             found = graph_ref(ctx.unit, arg, kinds, what)
             if isinstance(found, Diagnostic):
                 yield found
+
     return check
 
 
 _NODE_CHECKS = {
-    "model": _model_node, "tools": _tools_node, "python": _python_node,
+    "model": _model_node,
+    "tools": _tools_node,
+    "python": _python_node,
     "agent": _graph_node((SymbolKind.AGENT,), "agent"),
     "subgraph": _graph_node((SymbolKind.AGENT, SymbolKind.GRAPH), "agent or graph"),
 }
 
 
 def check_node_options(ctx: Ctx, options: ast.MapLit | None) -> Iterator[Diagnostic]:
-    for entry in (options.entries if options else ()):
+    for entry in options.entries if options else ():
         key = entry.key.text
         ty = NODE_OPTIONS.get(key)
         if ty is None:
-            yield error(UNKNOWN_PARAM, f"nodes have no option `{key}`", entry.key.span,
-                        "unknown option", help=did_you_mean(key, NODE_OPTIONS))
+            yield error(
+                UNKNOWN_PARAM,
+                f"nodes have no option `{key}`",
+                entry.key.span,
+                "unknown option",
+                help=did_you_mean(key, NODE_OPTIONS),
+            )
             continue
         yield from check_value(entry.value, ty, ctx.value_env())
         if key == "retry" and isinstance(entry.value, ast.MapLit):
             for e in entry.value.entries:
                 if e.key.text not in RETRY_KEYS:
-                    yield error(UNKNOWN_PARAM, f"`retry` has no option `{e.key.text}`",
-                                e.key.span, "unknown option",
-                                help=did_you_mean(e.key.text, RETRY_KEYS))
+                    yield error(
+                        UNKNOWN_PARAM,
+                        f"`retry` has no option `{e.key.text}`",
+                        e.key.span,
+                        "unknown option",
+                        help=did_you_mean(e.key.text, RETRY_KEYS),
+                    )
 
 
 # ---------------------------------------------------------------- edges and routes
 
-def node_exists(name: ast.Name, nodes: dict, *, boundary: str | None = None
-                ) -> Iterator[Diagnostic]:
+
+def node_exists(
+    name: ast.Name, nodes: dict, *, boundary: str | None = None
+) -> Iterator[Diagnostic]:
     if name.text in nodes or (boundary is not None and name.text == boundary):
         return
     if name.text in BOUNDARY:
-        where = "START can only begin an edge" if name.text == "START" else \
-            "END can only end an edge"
+        where = (
+            "START can only begin an edge" if name.text == "START" else "END can only end an edge"
+        )
         yield error(BAD_EDGE, f"`{name.text}` cannot be used here", name.span, where)
         return
     candidates = list(nodes) + ([boundary] if boundary else [])
@@ -242,19 +329,29 @@ def node_exists(name: ast.Name, nodes: dict, *, boundary: str | None = None
         target = nodes.get(near.split("`")[1])
         if target is not None:
             secondary = (Label(target.name.span, "a similar name is declared here"),)
-    yield error(UNKNOWN_NODE, f"`{name.text}` is not a node of this graph", name.span,
-                "unknown node", secondary=secondary, help=near)
+    yield error(
+        UNKNOWN_NODE,
+        f"`{name.text}` is not a node of this graph",
+        name.span,
+        "unknown node",
+        secondary=secondary,
+        help=near,
+    )
 
 
-def check_edge(ctx: Ctx, edge: ast.EdgeDecl, nodes: dict, fields: set[str]
-               ) -> Iterator[Diagnostic]:
+def check_edge(ctx: Ctx, edge: ast.EdgeDecl, nodes: dict, fields: set[str]) -> Iterator[Diagnostic]:
     yield from node_exists(edge.source, nodes, boundary="START")
     for target in edge.targets:
         yield from node_exists(target, nodes, boundary="END")
     if edge.condition is not None:
         if len(edge.targets) != 1:
-            yield error(BAD_EDGE, "a `when` edge has one target", edge.span,
-                        "several targets", help="write one `edge … when …` per target")
+            yield error(
+                BAD_EDGE,
+                "a `when` edge has one target",
+                edge.span,
+                "several targets",
+                help="write one `edge … when …` per target",
+            )
         yield from check_condition(ctx, edge.condition, fields)
 
 
@@ -276,11 +373,20 @@ def check_condition(ctx: Ctx, cond: ast.Expr, fields: set[str]) -> Iterator[Diag
             if isinstance(found, Diagnostic):
                 yield found
             return
-        yield error(UNKNOWN_FIELD, f"the state has no channel `{head}`", cond.parts[0].span,
-                    "unknown channel", help=did_you_mean(head, fields))
+        yield error(
+            UNKNOWN_FIELD,
+            f"the state has no channel `{head}`",
+            cond.parts[0].span,
+            "unknown channel",
+            help=did_you_mean(head, fields),
+        )
     elif isinstance(cond, (ast.Call, ast.MapLit)):
-        yield error(TYPE_MISMATCH, f"{describe(cond)} cannot be a condition", cond.span,
-                    "expected channels, literals and comparisons")
+        yield error(
+            TYPE_MISMATCH,
+            f"{describe(cond)} cannot be a condition",
+            cond.span,
+            "expected channels, literals and comparisons",
+        )
 
 
 def check_when_groups(body: tuple) -> Iterator[Diagnostic]:
@@ -292,16 +398,29 @@ def check_when_groups(body: tuple) -> Iterator[Diagnostic]:
         whens = [e for e in edges if e.condition is not None]
         others = [e for e in edges if e.otherwise]
         if whens and not others:
-            yield error(MISSING_OTHERWISE, f"`when` edges out of `{source}` have no `otherwise`",
-                        whens[0].span, "if no condition holds, the run would stop here",
-                        help=f"add `edge {source} -> <node> otherwise`")
+            yield error(
+                MISSING_OTHERWISE,
+                f"`when` edges out of `{source}` have no `otherwise`",
+                whens[0].span,
+                "if no condition holds, the run would stop here",
+                help=f"add `edge {source} -> <node> otherwise`",
+            )
         if others and not whens:
-            yield error(BAD_EDGE, f"`otherwise` out of `{source}` has no `when`",
-                        others[0].span, "nothing to be otherwise to",
-                        help="make it a plain edge, or add `when` edges beside it")
+            yield error(
+                BAD_EDGE,
+                f"`otherwise` out of `{source}` has no `when`",
+                others[0].span,
+                "nothing to be otherwise to",
+                help="make it a plain edge, or add `when` edges beside it",
+            )
         for extra in others[1:]:
-            yield error(BAD_EDGE, f"`{source}` has two `otherwise` edges", extra.span,
-                        "second otherwise", secondary=(Label(others[0].span, "first here"),))
+            yield error(
+                BAD_EDGE,
+                f"`{source}` has two `otherwise` edges",
+                extra.span,
+                "second otherwise",
+                secondary=(Label(others[0].span, "first here"),),
+            )
 
 
 def check_route(ctx: Ctx, route: ast.RouteDecl, nodes: dict) -> Iterator[Diagnostic]:
@@ -310,10 +429,14 @@ def check_route(ctx: Ctx, route: ast.RouteDecl, nodes: dict) -> Iterator[Diagnos
     for case in route.cases:
         yield from node_exists(case.target, nodes, boundary="END")
         if labels is not None and case.label.text not in labels:
-            yield error(UNKNOWN_ROUTE_LABEL, f"the router never returns `{case.label.text}`",
-                        case.label.span, "unknown label",
-                        notes=("it returns: " + ", ".join(labels),),
-                        help=did_you_mean(case.label.text, labels))
+            yield error(
+                UNKNOWN_ROUTE_LABEL,
+                f"the router never returns `{case.label.text}`",
+                case.label.span,
+                "unknown label",
+                notes=("it returns: " + ", ".join(labels),),
+                help=did_you_mean(case.label.text, labels),
+            )
 
 
 def check_router(ctx: Ctx, router: ast.Ref | ast.Call):
@@ -324,8 +447,9 @@ def check_router(ctx: Ctx, router: ast.Ref | ast.Call):
         info = ctx.decl_info(sym)
         config = None
         if isinstance(router, ast.Call) and router.args:
-            entries = tuple(ast.MapEntry(a.name, a.value, a.span) for a in router.args
-                            if a.name is not None)
+            entries = tuple(
+                ast.MapEntry(a.name, a.value, a.span) for a in router.args if a.name is not None
+            )
             config = ast.MapLit(entries, router.span)
         yield from check_config(ctx, info, config, ref.span, ref.dotted)
         return info.labels or None
@@ -334,9 +458,13 @@ def check_router(ctx: Ctx, router: ast.Ref | ast.Call):
         if isinstance(found, Diagnostic):
             yield found
         return None
-    yield error(UNKNOWN_ROUTER, f"unknown router `{ref.dotted}`", ref.span,
-                "not a declared router or a Python function",
-                help=did_you_mean(ref.dotted, ctx.unit.names_of(SymbolKind.ROUTER)))
+    yield error(
+        UNKNOWN_ROUTER,
+        f"unknown router `{ref.dotted}`",
+        ref.span,
+        "not a declared router or a Python function",
+        help=did_you_mean(ref.dotted, ctx.unit.names_of(SymbolKind.ROUTER)),
+    )
     return None
 
 
@@ -344,17 +472,26 @@ def check_hook(ctx: Ctx, hook: ast.HookDecl, nodes: dict) -> Iterator[Diagnostic
     point = hook.point.text
     if hook.target is not None:
         if point not in HOOK_WORDS:
-            yield error(BAD_HOOK_POINT, f"`hook {point} <node>` is not a hook point",
-                        hook.point.span, "expected before or after",
-                        help=did_you_mean(point, HOOK_WORDS))
+            yield error(
+                BAD_HOOK_POINT,
+                f"`hook {point} <node>` is not a hook point",
+                hook.point.span,
+                "expected before or after",
+                help=did_you_mean(point, HOOK_WORDS),
+            )
         yield from node_exists(hook.target, nodes)
     elif point not in GRAPH_HOOK_POINTS:
-        yield error(BAD_HOOK_POINT, f"unknown hook point `{point}`", hook.point.span,
-                    "not a hook point",
-                    help=did_you_mean(point, GRAPH_HOOK_POINTS + HOOK_WORDS))
+        yield error(
+            BAD_HOOK_POINT,
+            f"unknown hook point `{point}`",
+            hook.point.span,
+            "not a hook point",
+            help=did_you_mean(point, GRAPH_HOOK_POINTS + HOOK_WORDS),
+        )
     call = hook.value
     if call.callee.dotted != "python":
-        yield error(BAD_NODE, "a hook runs `python(module.function)`", call.span,
-                    "expected python(…)")
+        yield error(
+            BAD_NODE, "a hook runs `python(module.function)`", call.span, "expected python(…)"
+        )
     else:
         yield from _python_node(ctx, call)

@@ -7,9 +7,10 @@ Input: a `FileUnit`. Output: `Ctx`, with the file's type scope, declaration fact
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic
@@ -17,7 +18,7 @@ from . import ir
 from .decls import DeclInfo, read_decl, span_ir
 from .models import resolve_model
 from .paths import PRELUDE_NAME
-from .resolve import MISSING, PyTarget, python_ref, prelude_unit
+from .resolve import MISSING, PyTarget, prelude_unit, python_ref
 from .symbols import FileUnit, Symbol, SymbolKind
 from .typecheck import ValueEnv
 from .types import TypeScope
@@ -28,11 +29,15 @@ def prelude_decls() -> dict[str, DeclInfo]:
     unit = prelude_unit()
     scope = TypeScope(frozenset())
     problems: list[Diagnostic] = []
-    infos = {s.name: read_decl(s.decl, scope, problems.append) for s in unit.symbols.values()
-             if s.kind in (SymbolKind.MIDDLEWARE, SymbolKind.ROUTER, SymbolKind.TEMPLATE)}
+    infos = {
+        s.name: read_decl(s.decl, scope, problems.append)
+        for s in unit.symbols.values()
+        if s.kind in (SymbolKind.MIDDLEWARE, SymbolKind.ROUTER, SymbolKind.TEMPLATE)
+    }
     if problems:
-        raise RuntimeError(f"the stdlib prelude is malformed: {problems[0].span}: "
-                           f"{problems[0].message}")
+        raise RuntimeError(
+            f"the stdlib prelude is malformed: {problems[0].span}: {problems[0].message}"
+        )
     return infos
 
 
@@ -40,8 +45,9 @@ def python_import(target: PyTarget) -> ir.ImportRef:
     """The ImportRef of `alias.attr`: a file path relative to the naming file, or dotted."""
     use = target.use
     is_file = not (not use.target.value.endswith(".py") and "/" not in use.target.value)
-    return ir.ImportRef(module=use.target.value, attr=target.attr, is_file=is_file,
-                        span=span_ir(use.target.span))
+    return ir.ImportRef(
+        module=use.target.value, attr=target.attr, is_file=is_file, span=span_ir(use.target.span)
+    )
 
 
 @dataclass
@@ -52,11 +58,13 @@ class Ctx:
 
     @property
     def scope(self) -> TypeScope:
-        return TypeScope(frozenset(n for n, s in self.unit.symbols.items()
-                                   if s.kind is SymbolKind.SCHEMA))
+        return TypeScope(
+            frozenset(n for n, s in self.unit.symbols.items() if s.kind is SymbolKind.SCHEMA)
+        )
 
-    def decl_info(self, sym: Symbol, report: Callable[[Diagnostic], None] | None = None
-                  ) -> DeclInfo:
+    def decl_info(
+        self, sym: Symbol, report: Callable[[Diagnostic], None] | None = None
+    ) -> DeclInfo:
         if sym.span.file == PRELUDE_NAME:
             return prelude_decls()[sym.name]
         key = (sym.span.file, sym.name)
@@ -66,9 +74,11 @@ class Ctx:
 
     def value_env(self, unit: FileUnit | None = None) -> ValueEnv:
         unit = unit or self.unit
-        return ValueEnv(check_ref=lambda r: _check_ref(unit, r),
-                        check_model=_check_model,
-                        ref_json=lambda r: _ref_json(unit, r))
+        return ValueEnv(
+            check_ref=lambda r: _check_ref(unit, r),
+            check_model=_check_model,
+            ref_json=lambda r: _ref_json(unit, r),
+        )
 
 
 def _check_ref(unit: FileUnit, ref: ast.Ref) -> list[Diagnostic]:

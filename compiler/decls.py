@@ -8,8 +8,9 @@ Invariant: the declaration's Python is never imported; only the attribute map is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, error, register_code
@@ -18,10 +19,21 @@ from .pyscan import Visibility
 from .suggest import did_you_mean
 from .types import Ty, TypeScope, resolve_type
 
-BAD_DECLARATION = register_code("bad-declaration", "a middleware, router or template declaration is malformed")
+BAD_DECLARATION = register_code(
+    "bad-declaration", "a middleware, router or template declaration is malformed"
+)
 
-KNOWN_ATTRS = ("hooks", "jumps", "seats", "tools", "state", "labels", "needs_checkpointer",
-               "tool_name_param", "instance_key")
+KNOWN_ATTRS = (
+    "hooks",
+    "jumps",
+    "seats",
+    "tools",
+    "state",
+    "labels",
+    "needs_checkpointer",
+    "tool_name_param",
+    "instance_key",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +70,7 @@ class DeclInfo:
     tools: tuple[str, ...] = ()
     tool_name_param: str | None = None
     instance_key: str | None = None  # the parameter that names an instance: `pii[email]`
-    state: tuple["StateDecl", ...] = ()  # private state channels, in order
+    state: tuple[StateDecl, ...] = ()  # private state channels, in order
     labels: tuple[str, ...] = ()
     needs_checkpointer: bool = False
     # `needs_checkpointer: { exit_behavior: "ask" }`: only when that parameter has that value
@@ -67,9 +79,15 @@ class DeclInfo:
 
 
 def span_ir(span: ast.Span) -> ir.SourceSpan:
-    return ir.SourceSpan(file=span.file, line=span.start.line, col=span.start.col,
-                         end_line=span.end.line, end_col=span.end.col,
-                         offset=span.start.offset, end_offset=span.end.offset)
+    return ir.SourceSpan(
+        file=span.file,
+        line=span.start.line,
+        col=span.start.col,
+        end_line=span.end.line,
+        end_col=span.end.col,
+        offset=span.start.offset,
+        end_offset=span.end.offset,
+    )
 
 
 def import_ref(text: str, span: ast.Span, is_file: bool = False) -> ir.ImportRef | None:
@@ -79,33 +97,54 @@ def import_ref(text: str, span: ast.Span, is_file: bool = False) -> ir.ImportRef
     return ir.ImportRef(module=module, attr=attr, is_file=is_file, span=span_ir(span))
 
 
-def read_decl(decl: ast.DeclareDecl, scope: TypeScope,
-              report: Callable[[Diagnostic], None]) -> DeclInfo:
-    params = {p.name.text: ParamInfo(p.name.text, resolve_type(p.type, scope, report),
-                                     p.default, p.doc.value if p.doc else None, p.span)
-              for p in decl.params}
+def read_decl(
+    decl: ast.DeclareDecl, scope: TypeScope, report: Callable[[Diagnostic], None]
+) -> DeclInfo:
+    params = {
+        p.name.text: ParamInfo(
+            p.name.text,
+            resolve_type(p.type, scope, report),
+            p.default,
+            p.doc.value if p.doc else None,
+            p.span,
+        )
+        for p in decl.params
+    }
     impl = import_ref(decl.impl.value, decl.impl.span)
     if impl is None:
-        report(error(BAD_DECLARATION, f"`{decl.impl.value}` is not an import reference",
-                     decl.impl.span, "expected \"module:attribute\"",
-                     help="write the implementation as \"package.module:Name\""))
+        report(
+            error(
+                BAD_DECLARATION,
+                f"`{decl.impl.value}` is not an import reference",
+                decl.impl.span,
+                'expected "module:attribute"',
+                help='write the implementation as "package.module:Name"',
+            )
+        )
         impl = ir.ImportRef(module="invalid", attr="invalid", span=span_ir(decl.impl.span))
     attrs = _read_attrs(decl.attrs, report)
     if isinstance(attrs.get("needs_checkpointer"), tuple):
         attrs["checkpointer_when"] = attrs.pop("needs_checkpointer")
-    return DeclInfo(kind=decl.kind.text, name=decl.name.text, params=params, impl=impl,
-                    decl=decl, **attrs)
+    return DeclInfo(
+        kind=decl.kind.text, name=decl.name.text, params=params, impl=impl, decl=decl, **attrs
+    )
 
 
 def _read_attrs(attrs: ast.MapLit | None, report) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for entry in (attrs.entries if attrs else ()):
+    for entry in attrs.entries if attrs else ():
         key = entry.key.text
         reader = _ATTR_READERS.get(key)
         if reader is None:
-            report(error(BAD_DECLARATION, f"unknown declaration attribute `{key}`",
-                         entry.key.span, "unknown attribute",
-                         help=did_you_mean(key, KNOWN_ATTRS)))
+            report(
+                error(
+                    BAD_DECLARATION,
+                    f"unknown declaration attribute `{key}`",
+                    entry.key.span,
+                    "unknown attribute",
+                    help=did_you_mean(key, KNOWN_ATTRS),
+                )
+            )
             continue
         value = reader(entry.value, report)
         if value is not None:
@@ -136,10 +175,17 @@ def _enum_words(enum_cls, what: str):
             try:
                 out.append(enum_cls(word))
             except ValueError:
-                report(error(BAD_DECLARATION, f"unknown {what} `{word}`", item.span,
-                             f"not a {what}",
-                             help=did_you_mean(word, [e.value for e in enum_cls])))
+                report(
+                    error(
+                        BAD_DECLARATION,
+                        f"unknown {what} `{word}`",
+                        item.span,
+                        f"not a {what}",
+                        help=did_you_mean(word, [e.value for e in enum_cls]),
+                    )
+                )
         return tuple(out)
+
     return read
 
 
@@ -153,8 +199,9 @@ def _read_jumps(expr: ast.Expr, report):
         return None
     out = {}
     for entry in expr.entries:
-        point = _read_hooks(ast.ListLit((ast.Ref((entry.key,), entry.key.span),),
-                                        entry.key.span), report)
+        point = _read_hooks(
+            ast.ListLit((ast.Ref((entry.key,), entry.key.span),), entry.key.span), report
+        )
         if point:
             out[point[0]] = _read_jump_targets(entry.value, report)
     return out
@@ -178,22 +225,42 @@ def _state_entry(entry: ast.MapEntry, report) -> StateDecl | None:
     if isinstance(value, ast.StringLit):
         return StateDecl(name, value.value)
     if not isinstance(value, ast.MapLit):
-        report(error(BAD_DECLARATION, "expected a type string or { type, visibility }",
-                     value.span, "not a channel description"))
+        report(
+            error(
+                BAD_DECLARATION,
+                "expected a type string or { type, visibility }",
+                value.span,
+                "not a channel description",
+            )
+        )
         return None
     fields = {e.key.text: e.value for e in value.entries}
     for key in fields.keys() - {"type", "visibility"}:
-        report(error(BAD_DECLARATION, f"unknown channel attribute `{key}`", value.span,
-                     "expected `type` and `visibility`"))
+        report(
+            error(
+                BAD_DECLARATION,
+                f"unknown channel attribute `{key}`",
+                value.span,
+                "expected `type` and `visibility`",
+            )
+        )
     ty = fields.get("type")
     vis = fields.get("visibility")
     vis_text = vis.value if isinstance(vis, ast.StringLit) else "public"
     if vis_text not in VISIBILITIES:
-        report(error(BAD_DECLARATION, f"unknown visibility `{vis_text}`", vis.span,
-                     "not a visibility", help=did_you_mean(vis_text, VISIBILITIES)))
+        report(
+            error(
+                BAD_DECLARATION,
+                f"unknown visibility `{vis_text}`",
+                vis.span,
+                "not a visibility",
+                help=did_you_mean(vis_text, VISIBILITIES),
+            )
+        )
         return None
-    return StateDecl(name, ty.value if isinstance(ty, ast.StringLit) else "any",
-                     Visibility(vis_text))
+    return StateDecl(
+        name, ty.value if isinstance(ty, ast.StringLit) else "any", Visibility(vis_text)
+    )
 
 
 def _read_bool(expr: ast.Expr, report):
@@ -206,8 +273,9 @@ def _read_bool(expr: ast.Expr, report):
 def _read_checkpointer(expr: ast.Expr, report):
     """`true`, or `{ param: "value" }`: a checkpointer is needed when param is value."""
     if isinstance(expr, ast.MapLit):
-        return tuple((e.key.text, e.value.value) for e in expr.entries
-                     if isinstance(e.value, ast.StringLit))
+        return tuple(
+            (e.key.text, e.value.value) for e in expr.entries if isinstance(e.value, ast.StringLit)
+        )
     return _read_bool(expr, report)
 
 
@@ -219,9 +287,15 @@ def _read_str(expr: ast.Expr, report):
 
 
 _ATTR_READERS = {
-    "hooks": _read_hooks, "jumps": _read_jumps, "seats": _words, "tools": _words,
-    "state": _read_state, "labels": _words, "needs_checkpointer": _read_checkpointer,
-    "tool_name_param": _read_str, "instance_key": _read_str,
+    "hooks": _read_hooks,
+    "jumps": _read_jumps,
+    "seats": _words,
+    "tools": _words,
+    "state": _read_state,
+    "labels": _words,
+    "needs_checkpointer": _read_checkpointer,
+    "tool_name_param": _read_str,
+    "instance_key": _read_str,
 }
 
 

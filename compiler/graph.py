@@ -21,17 +21,21 @@ Policy for "no path to END" (our judgement, see docs/diagnostics.md):
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from ..dsl.diagnostics import Diagnostic, Severity, error, register_code, warning
 from ..dsl.source import Pos, Span
 from . import ir
 
-UNREACHABLE_NODE = register_code("unreachable-node", "no edge or branch reaches a node from START",
-                                 Severity.WARNING)
+UNREACHABLE_NODE = register_code(
+    "unreachable-node", "no edge or branch reaches a node from START", Severity.WARNING
+)
 NO_PATH_TO_END = register_code("no-path-to-end", "no edge or branch leads from a node to END")
-DANGLING_TARGET = register_code("dangling-target", "an edge or branch of the lowered graph points at no node")
+DANGLING_TARGET = register_code(
+    "dangling-target", "an edge or branch of the lowered graph points at no node"
+)
 
 
 def graph_edges(graph: ir.Graph) -> Iterator[tuple[str, str, bool, str | None]]:
@@ -49,7 +53,7 @@ class GraphView:
     digraph: Any  # networkx.DiGraph
 
     @classmethod
-    def of(cls, graph: ir.Graph) -> "GraphView":
+    def of(cls, graph: ir.Graph) -> GraphView:
         import networkx as nx
 
         g = nx.DiGraph()
@@ -84,7 +88,7 @@ class Reach:
     pred: dict[str, set[str]]
 
     @classmethod
-    def of(cls, graph: ir.Graph) -> "Reach":
+    def of(cls, graph: ir.Graph) -> Reach:
         names = [ir.START, *(n.name for n in graph.nodes), ir.END]
         succ: dict[str, set[str]] = {n: set() for n in names}
         pred: dict[str, set[str]] = {n: set() for n in names}
@@ -131,24 +135,37 @@ def check_dangling(view: Reach) -> Iterator[Diagnostic]:
     pairs += [(b.source, t, b.span) for b in view.graph.branches for t in branch_targets(b)]
     for i in view.graph.interrupts:  # e.g. `interrupt before tools` in an agent without tools
         if i.node not in known:
-            yield error(DANGLING_TARGET, f"`{i.node}` is not a node of `{view.graph.name}`",
-                        to_span(i.span), "interrupt at no node")
+            yield error(
+                DANGLING_TARGET,
+                f"`{i.node}` is not a node of `{view.graph.name}`",
+                to_span(i.span),
+                "interrupt at no node",
+            )
     for source, target, span in pairs:
         for end in (source, target):
             if end not in known:
-                yield error(DANGLING_TARGET, f"`{end}` is not a node of `{view.graph.name}`",
-                            to_span(span), "points at nothing",
-                            notes=("e.g. a middleware hook that may jump to `tools` in an "
-                                   "agent without tools",))
+                yield error(
+                    DANGLING_TARGET,
+                    f"`{end}` is not a node of `{view.graph.name}`",
+                    to_span(span),
+                    "points at nothing",
+                    notes=(
+                        "e.g. a middleware hook that may jump to `tools` in an agent without tools",
+                    ),
+                )
 
 
 def check_reachable(view: Reach) -> Iterator[Diagnostic]:
     reached = view.descendants(ir.START)
     for n in view.graph.nodes:
         if n.name not in reached:
-            yield warning(UNREACHABLE_NODE, f"node `{n.name}` can never run", _name_span(n),
-                          "no edge or branch reaches this node from START",
-                          help=f"add an edge such as `edge <node> -> {n.name}`, or remove it")
+            yield warning(
+                UNREACHABLE_NODE,
+                f"node `{n.name}` can never run",
+                _name_span(n),
+                "no edge or branch reaches this node from START",
+                help=f"add an edge such as `edge <node> -> {n.name}`, or remove it",
+            )
 
 
 def check_path_to_end(view: Reach) -> Iterator[Diagnostic]:
@@ -163,20 +180,37 @@ def check_path_to_end(view: Reach) -> Iterator[Diagnostic]:
     kinds = {n.name: n.kind for n in view.graph.nodes}
     dead_end = any(view.out_degree(a) == 0 for a in ahead)
     escape = any(kinds.get(a) is ir.NodeKind.PYTHON for a in ahead)
-    others = tuple(f"no path to END either: {', '.join(n.name for n in stuck[1:])}"
-                   for _ in (0,) if len(stuck) > 1)
+    others = tuple(
+        f"no path to END either: {', '.join(n.name for n in stuck[1:])}"
+        for _ in (0,)
+        if len(stuck) > 1
+    )
     if dead_end or escape:
-        yield warning(NO_PATH_TO_END, f"node `{first.name}` has no path to END",
-                      _name_span(first), "runs from here never reach END",
-                      notes=("the run stops at a node without outgoing edges, or leaves only "
-                             "if a python node returns Command(goto=…)",) + others,
-                      help=f"add an edge such as `edge {first.name} -> END`")
+        yield warning(
+            NO_PATH_TO_END,
+            f"node `{first.name}` has no path to END",
+            _name_span(first),
+            "runs from here never reach END",
+            notes=(
+                "the run stops at a node without outgoing edges, or leaves only "
+                "if a python node returns Command(goto=…)",
+            )
+            + others,
+            help=f"add an edge such as `edge {first.name} -> END`",
+        )
     else:
-        yield error(NO_PATH_TO_END, f"node `{first.name}` has no path to END",
-                    _name_span(first), "every run through here loops until the step limit",
-                    notes=(f"F1: the run stops with a recursion error after "
-                           f"{view.graph.limits.steps.value} steps",) + others,
-                    help="add a `when … otherwise` or a route that leads to END")
+        yield error(
+            NO_PATH_TO_END,
+            f"node `{first.name}` has no path to END",
+            _name_span(first),
+            "every run through here loops until the step limit",
+            notes=(
+                f"F1: the run stops with a recursion error after "
+                f"{view.graph.limits.steps.value} steps",
+            )
+            + others,
+            help="add a `when … otherwise` or a route that leads to END",
+        )
 
 
 def _name_span(n: ir.NodeSpec) -> Span:

@@ -20,7 +20,7 @@ hooks without a node apply to every model node, `before_agent`/`after_agent` sit
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -90,6 +90,7 @@ class ModuleSpec(Frozen):
 
 # ---------------------------------------------------------------- types and schemas
 
+
 class TypeSpec(Frozen):
     """A value type: the JSON Schema the runtime validates with, and how it was written."""
 
@@ -122,6 +123,7 @@ class ChannelSpec(Frozen):
 
 
 # ---------------------------------------------------------------- models and tools
+
 
 class ModelSpec(Frozen):
     """`model "openai:gpt-4o-mini" { … }` resolved as init_chat_model would (A1, A2)."""
@@ -200,6 +202,7 @@ class OutputSpec(Frozen):
 
 # ---------------------------------------------------------------- middleware and hooks
 
+
 class HookPoint(str, enum.Enum):
     BEFORE_AGENT = "before_agent"
     BEFORE_MODEL = "before_model"
@@ -242,6 +245,7 @@ class MiddlewareSpec(Frozen):
 
 
 # ---------------------------------------------------------------- graph structure
+
 
 class NodeKind(str, enum.Enum):
     MODEL = "model"
@@ -295,7 +299,9 @@ class FieldCond(Frozen):
 
     kind: Literal["field"] = "field"
     name: str
-    path: list[str] = Field(default_factory=list)  # `review.approved` → name review, path [approved]
+    path: list[str] = Field(
+        default_factory=list
+    )  # `review.approved` → name review, path [approved]
 
 
 class LiteralCond(Frozen):
@@ -306,18 +312,18 @@ class LiteralCond(Frozen):
 class CompareCond(Frozen):
     kind: Literal["compare"] = "compare"
     op: Literal["==", "!=", "<", "<=", ">", ">=", "in"]
-    left: "Condition"
-    right: "Condition"
+    left: Condition
+    right: Condition
 
 
 class NotCond(Frozen):
     kind: Literal["not"] = "not"
-    operand: "Condition"
+    operand: Condition
 
 
 class BoolCond(Frozen):
     kind: Literal["and", "or"]
-    operands: list["Condition"]
+    operands: list[Condition]
 
 
 class PredicateCond(Frozen):
@@ -327,8 +333,10 @@ class PredicateCond(Frozen):
     ref: ImportRef
 
 
-Condition = Annotated[Union[FieldCond, LiteralCond, CompareCond, NotCond, BoolCond,
-                            PredicateCond], Field(discriminator="kind")]
+Condition = Annotated[
+    FieldCond | LiteralCond | CompareCond | NotCond | BoolCond | PredicateCond,
+    Field(discriminator="kind"),
+]
 
 
 class BranchKind(str, enum.Enum):
@@ -456,4 +464,3 @@ class Program(Frozen):
             if g.name == name:
                 return g
         raise KeyError(name)
-

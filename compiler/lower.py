@@ -25,23 +25,31 @@ from dataclasses import dataclass, field
 
 from ..dsl import ast
 from . import ir
-from .context import Ctx, prelude_decls, python_import
 from .budgets import budget_middleware
+from .check_agent import AGENT_CHANNELS
+from .context import Ctx, prelude_decls, python_import
 from .decls import instance_name, span_ir
 from .lower_graph import lower_graph
-from .lower_parts import (channel, checkpoint_spec, interrupt_specs, limits_spec, model_spec,
-                          schema_specs, store_spec, tool_spec)
+from .lower_parts import (
+    channel,
+    checkpoint_spec,
+    interrupt_specs,
+    limits_spec,
+    model_spec,
+    schema_specs,
+    store_spec,
+    tool_spec,
+)
 from .pyscan import ClassKind, Visibility
 from .resolve import GraphTarget, PyTarget, declaration, graph_ref, python_ref
 from .symbols import FileUnit, SymbolKind
 from .template import AgentParts, lower_agent
-from .check_agent import AGENT_CHANNELS, tool_name
 from .typecheck import to_json
 
 
 @dataclass
 class Lowering:
-    ctx_for: "callable"
+    ctx_for: callable
     schemas: dict[str, ir.SchemaSpec] = field(default_factory=dict)
     graphs: dict[str, ir.Graph] = field(default_factory=dict)
     pending: list[GraphTarget] = field(default_factory=list)
@@ -64,27 +72,38 @@ def lower_program(root: FileUnit, ctx_for) -> ir.Program:
     while low.pending:
         target = low.pending.pop(0)
         if target.qualified not in low.graphs:
-            low.graphs[target.qualified] = _lower_item(low, ctx_for(target.unit),
-                                                       target.symbol.decl)
+            low.graphs[target.qualified] = _lower_item(
+                low, ctx_for(target.unit), target.symbol.decl
+            )
     version = root.module.version.version if root.module.version else 1
     return ir.Program(
         language_version=version,
-        source=ir.SourceRef(file=root.name, sha256=hashlib.sha256(
-            root.source.text.encode("utf-8")).hexdigest()),
+        source=ir.SourceRef(
+            file=root.name, sha256=hashlib.sha256(root.source.text.encode("utf-8")).hexdigest()
+        ),
         modules=[_module_spec(u) for u in root.items(ast.UseDecl)],
-        schemas=list(low.schemas.values()), graphs=list(low.graphs.values()))
+        schemas=list(low.schemas.values()),
+        graphs=list(low.graphs.values()),
+    )
 
 
 def _module_spec(use: ast.UseDecl) -> ir.ModuleSpec:
     from .symbols import use_alias
+
     target = use.target.value
     if "://" in target:  # resolve accepted only http(s) URLs (A10)
-        return ir.ModuleSpec(alias=use_alias(use), target=target, kind=ir.ModuleKind.MCP,
-                             is_file=False, span=span_ir(use.span))
+        return ir.ModuleSpec(
+            alias=use_alias(use),
+            target=target,
+            kind=ir.ModuleKind.MCP,
+            is_file=False,
+            span=span_ir(use.span),
+        )
     kind = ir.ModuleKind.AGENT if target.endswith(".agent") else ir.ModuleKind.PYTHON
     is_file = target.endswith((".py", ".agent")) or "/" in target
-    return ir.ModuleSpec(alias=use_alias(use), target=target, kind=kind, is_file=is_file,
-                         span=span_ir(use.span))
+    return ir.ModuleSpec(
+        alias=use_alias(use), target=target, kind=kind, is_file=is_file, span=span_ir(use.span)
+    )
 
 
 def _lower_item(low: Lowering, ctx: Ctx, item) -> ir.Graph:
@@ -99,6 +118,7 @@ def _lower_item(low: Lowering, ctx: Ctx, item) -> ir.Graph:
 
 # ---------------------------------------------------------------- agent blocks
 
+
 def agent_parts(low: Lowering, ctx: Ctx, agent: ast.AgentDecl, name: str) -> AgentParts:
     stmts = {type(s): s for s in reversed(agent.body)}  # first of each kind wins
     spec = ir.AgentSpec(
@@ -110,20 +130,24 @@ def agent_parts(low: Lowering, ctx: Ctx, agent: ast.AgentDecl, name: str) -> Age
         mcp_tools=_mcp_tools(ctx, stmts.get(ast.ToolsStmt)),
         output=_output(low, ctx, stmts.get(ast.OutputStmt)),
         middleware=_budgets(stmts.get(ast.LimitsStmt))
-        + _middleware(ctx, stmts.get(ast.MiddlewareStmt)))
+        + _middleware(ctx, stmts.get(ast.MiddlewareStmt)),
+    )
     state = stmts.get(ast.StateStmt)
     return AgentParts(
-        name=name, spec=spec, span=span_ir(agent.span),
+        name=name,
+        spec=spec,
+        span=span_ir(agent.span),
         state=tuple(channel(ctx, f) for f in state.fields) if state else (),
         limits=limits_spec(stmts.get(ast.LimitsStmt), default_steps=9999),  # F1
         checkpoint=checkpoint_spec(stmts.get(ast.CheckpointStmt)),
         interrupts=tuple(interrupt_specs(agent.body)),
-        doc=agent.doc.value if agent.doc else None)
+        doc=agent.doc.value if agent.doc else None,
+    )
 
 
 def _agent_tools(low: Lowering, ctx: Ctx, stmt: ast.ToolsStmt | None) -> list[ir.ToolSpec]:
     out = []
-    for item in (stmt.value.items if stmt else ()):
+    for item in stmt.value.items if stmt else ():
         if isinstance(item, ast.MapLit) or item.parts[0].text in ctx.unit.mcp:
             continue
         if item.parts[0].text in ctx.unit.python:
@@ -140,27 +164,39 @@ def _agent_tools(low: Lowering, ctx: Ctx, stmt: ast.ToolsStmt | None) -> list[ir
 def agent_tool(low: Lowering, target: GraphTarget, span: ast.Span) -> ir.ToolSpec:
     decl = target.symbol.decl
     return ir.ToolSpec(
-        name=target.symbol.name, description=decl.doc.value if decl.doc else "",
-        parameters={"type": "object", "properties": {"request": {"type": "string"}},
-                    "required": ["request"]},
-        agent=low.need_graph(target), span=span_ir(span))
+        name=target.symbol.name,
+        description=decl.doc.value if decl.doc else "",
+        parameters={
+            "type": "object",
+            "properties": {"request": {"type": "string"}},
+            "required": ["request"],
+        },
+        agent=low.need_graph(target),
+        span=span_ir(span),
+    )
 
 
 def _mcp_tools(ctx: Ctx, stmt: ast.ToolsStmt | None) -> list[ir.McpToolRef]:
     """A9: `server` keeps every tool the server lists; `server.name` one of them."""
     out = []
-    for item in (stmt.value.items if stmt else ()):
+    for item in stmt.value.items if stmt else ():
         if isinstance(item, ast.Ref) and item.parts[0].text in ctx.unit.mcp:
             server = item.parts[0].text
             tool = item.parts[1].text if len(item.parts) == 2 else ir.MCP_ALL_TOOLS
-            out.append(ir.McpToolRef(server=server, url=ctx.unit.mcp[server], tool=tool,
-                                     span=span_ir(item.span)))
+            out.append(
+                ir.McpToolRef(
+                    server=server, url=ctx.unit.mcp[server], tool=tool, span=span_ir(item.span)
+                )
+            )
     return out
 
 
 def _provider_tools(stmt: ast.ToolsStmt | None) -> list[ir.ProviderToolSpec]:
-    return [ir.ProviderToolSpec(definition=to_json(i), span=span_ir(i.span))
-            for i in (stmt.value.items if stmt else ()) if isinstance(i, ast.MapLit)]
+    return [
+        ir.ProviderToolSpec(definition=to_json(i), span=span_ir(i.span))
+        for i in (stmt.value.items if stmt else ())
+        if isinstance(i, ast.MapLit)
+    ]
 
 
 def _output(low: Lowering, ctx: Ctx, stmt: ast.OutputStmt | None) -> ir.OutputSpec | None:
@@ -168,8 +204,7 @@ def _output(low: Lowering, ctx: Ctx, stmt: ast.OutputStmt | None) -> ir.OutputSp
         return None
     items = stmt.schema.items if isinstance(stmt.schema, ast.ListLit) else (stmt.schema,)
     names = [schema_name(low, ctx, i) for i in items]
-    options = {e.key.text: to_json(e.value) for e in (stmt.options.entries
-                                                       if stmt.options else ())}
+    options = {e.key.text: to_json(e.value) for e in (stmt.options.entries if stmt.options else ())}
     strategy = ir.OutputStrategy(stmt.strategy.text) if stmt.strategy else ir.OutputStrategy.AUTO
     return ir.OutputSpec(schemas=names, strategy=strategy, span=span_ir(stmt.span), **options)
 
@@ -182,13 +217,18 @@ def schema_name(low: Lowering, ctx: Ctx, ref: ast.Ref) -> str:
     assert isinstance(target, PyTarget) and target.cls is not None
     name = ref.dotted
     if name not in low.schemas:
-        low.schemas[name] = ir.SchemaSpec(name=name, json_schema=target.cls.json_schema(),
-                                          ref=python_import(target), doc=target.cls.doc,
-                                          span=span_ir(ref.span))
+        low.schemas[name] = ir.SchemaSpec(
+            name=name,
+            json_schema=target.cls.json_schema(),
+            ref=python_import(target),
+            doc=target.cls.doc,
+            span=span_ir(ref.span),
+        )
     return name
 
 
 # ---------------------------------------------------------------- middleware
+
 
 def _budgets(limits: ast.LimitsStmt | None) -> list[ir.MiddlewareSpec]:
     """Budgets in `limits` lower to the prelude's `budgets` middleware, placed first."""
@@ -198,7 +238,7 @@ def _budgets(limits: ast.LimitsStmt | None) -> list[ir.MiddlewareSpec]:
 
 def _middleware(ctx: Ctx, stmt: ast.MiddlewareStmt | None) -> list[ir.MiddlewareSpec]:
     out = []
-    for item in (stmt.items if stmt else ()):
+    for item in stmt.items if stmt else ():
         if len(item.name.parts) == 2 and item.name.parts[0].text in ctx.unit.python:
             out.append(_python_middleware(ctx, item))
         else:
@@ -212,8 +252,10 @@ def _declared_middleware(ctx: Ctx, item: ast.MiddlewareItem) -> ir.MiddlewareSpe
     info = ctx.decl_info(sym)
     given = {e.key.text: e.value for e in (item.config.entries if item.config else ())}
     env = ctx.value_env()
-    config = {name: to_json(given[name], env) if name in given else to_json(p.default)
-              for name, p in info.params.items()}
+    config = {
+        name: to_json(given[name], env) if name in given else to_json(p.default)
+        for name, p in info.params.items()
+    }
     tools = list(info.tools)
     if info.tool_name_param and isinstance(config.get(info.tool_name_param), str):
         tools = [config[info.tool_name_param]]
@@ -221,20 +263,33 @@ def _declared_middleware(ctx: Ctx, item: ast.MiddlewareItem) -> ir.MiddlewareSpe
     base = item.name.parts[-1].text
     name = instance_name(base, info, config.get(info.instance_key or ""))
     return ir.MiddlewareSpec(
-        name=name, declared=item.name.dotted, impl=info.impl,
-        config=config, hooks=list(info.hooks),
-        jumps={p: list(j) for p, j in info.jumps.items()}, seats=list(info.seats),
-        tools=[ir.ToolSpec(name=t, description=f"added by middleware `{item.name.dotted}`",
-                           parameters={"type": "object"}, span=span) for t in tools],
+        name=name,
+        declared=item.name.dotted,
+        impl=info.impl,
+        config=config,
+        hooks=list(info.hooks),
+        jumps={p: list(j) for p, j in info.jumps.items()},
+        seats=list(info.seats),
+        tools=[
+            ir.ToolSpec(
+                name=t,
+                description=f"added by middleware `{item.name.dotted}`",
+                parameters={"type": "object"},
+                span=span,
+            )
+            for t in tools
+        ],
         state=[_mw_channel(d.name, d.type, d.visibility, span) for d in info.state],
-        span=span, config_spans=config_spans(item.config))
+        span=span,
+        config_spans=config_spans(item.config),
+    )
 
 
 def config_spans(config: ast.MapLit | None) -> dict[str, ir.SourceSpan]:
     """Each written setting's span, and those of one level of keys inside a map setting
     (`interrupt_on.delete_file`), for review tools to point at the line that decides."""
     spans: dict[str, ir.SourceSpan] = {}
-    for entry in (config.entries if config else ()):
+    for entry in config.entries if config else ():
         key = entry.key.text
         spans[key] = span_ir(entry.span)
         if isinstance(entry.value, ast.MapLit):
@@ -243,12 +298,21 @@ def config_spans(config: ast.MapLit | None) -> dict[str, ir.SourceSpan]:
     return spans
 
 
-def _mw_channel(name: str, type_text: str, visibility: Visibility,
-                span: ir.SourceSpan, schema: dict | None = None) -> ir.ChannelSpec:
+def _mw_channel(
+    name: str,
+    type_text: str,
+    visibility: Visibility,
+    span: ir.SourceSpan,
+    schema: dict | None = None,
+) -> ir.ChannelSpec:
     """A middleware's own channel; its visibility decides A5 input and the run's result."""
-    return ir.ChannelSpec(name=name, type=ir.TypeSpec(display=type_text,
-                                                      json_schema=schema or {}),
-                          input=visibility.input, output=visibility.output, span=span)
+    return ir.ChannelSpec(
+        name=name,
+        type=ir.TypeSpec(display=type_text, json_schema=schema or {}),
+        input=visibility.input,
+        output=visibility.output,
+        span=span,
+    )
 
 
 def _python_middleware(ctx: Ctx, item: ast.MiddlewareItem) -> ir.MiddlewareSpec:
@@ -258,13 +322,22 @@ def _python_middleware(ctx: Ctx, item: ast.MiddlewareItem) -> ir.MiddlewareSpec:
     impl = python_import(target)
     if target.cls is not None and target.cls.kind is ClassKind.MIDDLEWARE:
         cls = target.cls
-        config = {e.key.text: to_json(e.value, ctx.value_env())
-                  for e in (item.config.entries if item.config else ())}
+        config = {
+            e.key.text: to_json(e.value, ctx.value_env())
+            for e in (item.config.entries if item.config else ())
+        }
         return ir.MiddlewareSpec(
-            name=cls.name, declared=impl.key, impl=impl, config=config, hooks=list(cls.hooks),
+            name=cls.name,
+            declared=impl.key,
+            impl=impl,
+            config=config,
+            hooks=list(cls.hooks),
             jumps={p: [ir.JumpTarget(j) for j in js] for p, js in cls.jumps},
-            tools=class_tools(target, item.span), state=class_state(target, span), span=span,
-            config_spans=config_spans(item.config))
+            tools=class_tools(target, item.span),
+            state=class_state(target, span),
+            span=span,
+            config_spans=config_spans(item.config),
+        )
     fn = target.function
     point = fn.hook_point
     deco = fn.decorator(point.value)
@@ -274,8 +347,13 @@ def _python_middleware(ctx: Ctx, item: ast.MiddlewareItem) -> ir.MiddlewareSpec:
         hooks = [ir.HookPoint.DYNAMIC_PROMPT]
     name = deco.kwarg("name") or fn.name
     return ir.MiddlewareSpec(
-        name=name, declared=impl.key, impl=impl, hooks=hooks,
-        jumps={point: [ir.JumpTarget(j) for j in jumps]} if jumps else {}, span=span)
+        name=name,
+        declared=impl.key,
+        impl=impl,
+        hooks=hooks,
+        jumps={point: [ir.JumpTarget(j) for j in jumps]} if jumps else {},
+        span=span,
+    )
 
 
 def class_tools(target: PyTarget, span: ast.Span) -> list[ir.ToolSpec]:
@@ -295,5 +373,8 @@ def class_state(target: PyTarget, span: ir.SourceSpan) -> list[ir.ChannelSpec]:
     schema = target.module.classes.get(target.cls.state_schema or "")
     if schema is None:
         return []
-    return [_mw_channel(f.name, f.annotation or "any", f.visibility, span, f.schema)
-            for f in schema.fields if f.name not in AGENT_CHANNELS]
+    return [
+        _mw_channel(f.name, f.annotation or "any", f.visibility, span, f.schema)
+        for f in schema.fields
+        if f.name not in AGENT_CHANNELS
+    ]

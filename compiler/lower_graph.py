@@ -12,8 +12,14 @@ from ..dsl import ast
 from . import ir
 from .context import Ctx, python_import
 from .decls import span_ir
-from .lower_parts import (channel, checkpoint_spec, interrupt_specs, limits_spec, model_from,
-                          tool_spec)
+from .lower_parts import (
+    channel,
+    checkpoint_spec,
+    interrupt_specs,
+    limits_spec,
+    model_from,
+    tool_spec,
+)
 from .resolve import GraphTarget, PyTarget, declaration, graph_ref, python_ref
 from .symbols import SymbolKind
 from .typecheck import is_literal, to_json
@@ -27,20 +33,30 @@ def lower_graph(ctx: Ctx, decl: ast.GraphDecl, name: str, low) -> ir.Graph:
     body = decl.body
     state = next((s for s in body if isinstance(s, ast.StateStmt)), None)
     nodes = [_node(ctx, n, low) for n in body if isinstance(n, ast.NodeDecl)]
-    edges = [ir.EdgeSpec(source=_end(e.source.text), target=_end(t.text), span=span_ir(e.span))
-             for e in body if isinstance(e, ast.EdgeDecl)
-             and e.condition is None and not e.otherwise for t in e.targets]
+    edges = [
+        ir.EdgeSpec(source=_end(e.source.text), target=_end(t.text), span=span_ir(e.span))
+        for e in body
+        if isinstance(e, ast.EdgeDecl) and e.condition is None and not e.otherwise
+        for t in e.targets
+    ]
     branches = list(_when_branches(ctx, body)) + [
-        _route(ctx, r) for r in body if isinstance(r, ast.RouteDecl)]
+        _route(ctx, r) for r in body if isinstance(r, ast.RouteDecl)
+    ]
     graph = ir.Graph(
-        name=name, kind=ir.GraphKind.GRAPH,
+        name=name,
+        kind=ir.GraphKind.GRAPH,
         state=[channel(ctx, f) for f in state.fields] if state else [],
-        nodes=nodes, edges=edges, branches=branches,
+        nodes=nodes,
+        edges=edges,
+        branches=branches,
         interrupts=list(interrupt_specs(body)),
         limits=limits_spec(next((s for s in body if isinstance(s, ast.LimitsStmt)), None), 25),
-        checkpoint=checkpoint_spec(next((s for s in body if isinstance(s, ast.CheckpointStmt)),
-                                        None)),
-        doc=decl.doc.value if decl.doc else None, span=span_ir(decl.span))
+        checkpoint=checkpoint_spec(
+            next((s for s in body if isinstance(s, ast.CheckpointStmt)), None)
+        ),
+        doc=decl.doc.value if decl.doc else None,
+        span=span_ir(decl.span),
+    )
     for hook in (h for h in body if isinstance(h, ast.HookDecl)):
         graph = _splice_hook(ctx, graph, hook)
     return graph
@@ -52,14 +68,22 @@ def _end(name: str) -> str:
 
 # ---------------------------------------------------------------- nodes
 
+
 def _node(ctx: Ctx, decl: ast.NodeDecl, low) -> ir.NodeSpec:
     call, kind = decl.value, decl.value.callee.dotted
     impl, config = _NODE_LOWERING[kind](ctx, call, low)
     opts = {e.key.text: e.value for e in (decl.options.entries if decl.options else ())}
     retry = ir.RetryPolicy(**to_json(opts["retry"])) if "retry" in opts else None
     timeout = to_json(opts["timeout"]) if "timeout" in opts else None
-    return ir.NodeSpec(name=decl.name.text, kind=ir.NodeKind(kind), impl=impl, config=config,
-                       retry=retry, timeout_s=timeout, span=span_ir(decl.span))
+    return ir.NodeSpec(
+        name=decl.name.text,
+        kind=ir.NodeKind(kind),
+        impl=impl,
+        config=config,
+        retry=retry,
+        timeout_s=timeout,
+        span=span_ir(decl.span),
+    )
 
 
 def _model_node(ctx: Ctx, call: ast.Call, low):
@@ -69,6 +93,7 @@ def _model_node(ctx: Ctx, call: ast.Call, low):
     for arg in (a for a in call.args if a.name is not None):
         if arg.name.text == "output":
             from .lower import schema_name
+
             config["output"] = schema_name(low, ctx, arg.value)
         else:
             config[arg.name.text] = to_json(arg.value, ctx.value_env())
@@ -93,17 +118,22 @@ def _python_node(ctx: Ctx, call: ast.Call, low):
 
 
 def _graph_node(ctx: Ctx, call: ast.Call, low):
-    target = graph_ref(ctx.unit, call.args[0].value,
-                       (SymbolKind.AGENT, SymbolKind.GRAPH))
+    target = graph_ref(ctx.unit, call.args[0].value, (SymbolKind.AGENT, SymbolKind.GRAPH))
     assert isinstance(target, GraphTarget)
     return SUBGRAPH_IMPL, {"graph": low.need_graph(target)}
 
 
-_NODE_LOWERING = {"model": _model_node, "tools": _tools_node, "python": _python_node,
-                  "agent": _graph_node, "subgraph": _graph_node}
+_NODE_LOWERING = {
+    "model": _model_node,
+    "tools": _tools_node,
+    "python": _python_node,
+    "agent": _graph_node,
+    "subgraph": _graph_node,
+}
 
 
 # ---------------------------------------------------------------- branches
+
 
 def _when_branches(ctx: Ctx, body: tuple):
     groups: dict[str, list[ast.EdgeDecl]] = {}
@@ -112,11 +142,21 @@ def _when_branches(ctx: Ctx, body: tuple):
             groups.setdefault(e.source.text, []).append(e)
     for source, edges in groups.items():
         ordered = [e for e in edges if not e.otherwise] + [e for e in edges if e.otherwise]
-        cases = [ir.BranchCase(condition=None if e.otherwise else condition(ctx, e.condition),
-                               target=_end(e.targets[0].text), span=span_ir(e.span))
-                 for e in ordered]
-        yield ir.BranchSpec(source=source, kind=ir.BranchKind.WHEN, cases=cases,
-                            label="when", span=span_ir(edges[0].span.cover(edges[-1].span)))
+        cases = [
+            ir.BranchCase(
+                condition=None if e.otherwise else condition(ctx, e.condition),
+                target=_end(e.targets[0].text),
+                span=span_ir(e.span),
+            )
+            for e in ordered
+        ]
+        yield ir.BranchSpec(
+            source=source,
+            kind=ir.BranchKind.WHEN,
+            cases=cases,
+            label="when",
+            span=span_ir(edges[0].span.cover(edges[-1].span)),
+        )
 
 
 def condition(ctx: Ctx, expr: ast.Expr) -> ir.Condition:
@@ -124,12 +164,12 @@ def condition(ctx: Ctx, expr: ast.Expr) -> ir.Condition:
         operands = []
         for side in (expr.left, expr.right):
             c = condition(ctx, side)
-            operands.extend(c.operands if isinstance(c, ir.BoolCond) and c.kind == expr.op
-                            else [c])
+            operands.extend(c.operands if isinstance(c, ir.BoolCond) and c.kind == expr.op else [c])
         return ir.BoolCond(kind=expr.op, operands=operands)
     if isinstance(expr, ast.BinaryOp):
-        return ir.CompareCond(op=expr.op, left=condition(ctx, expr.left),
-                              right=condition(ctx, expr.right))
+        return ir.CompareCond(
+            op=expr.op, left=condition(ctx, expr.left), right=condition(ctx, expr.right)
+        )
     if isinstance(expr, ast.UnaryOp) and expr.op == "not":
         return ir.NotCond(operand=condition(ctx, expr.operand))
     if isinstance(expr, ast.Ref):
@@ -147,8 +187,11 @@ def _route(ctx: Ctx, route: ast.RouteDecl) -> ir.BranchSpec:
     ref = route.router.callee if isinstance(route.router, ast.Call) else route.router
     config = {}
     if isinstance(route.router, ast.Call):
-        config = {a.name.text: to_json(a.value, ctx.value_env())
-                  for a in route.router.args if a.name is not None}
+        config = {
+            a.name.text: to_json(a.value, ctx.value_env())
+            for a in route.router.args
+            if a.name is not None
+        }
     sym = declaration(ctx.unit, ref, SymbolKind.ROUTER)
     if sym is not None:
         router = ctx.decl_info(sym).impl
@@ -156,13 +199,19 @@ def _route(ctx: Ctx, route: ast.RouteDecl) -> ir.BranchSpec:
         target = python_ref(ctx.unit, ref)
         assert isinstance(target, PyTarget)
         router = python_import(target)
-    return ir.BranchSpec(source=route.source.text, kind=ir.BranchKind.ROUTER, router=router,
-                         router_config=config,
-                         routes={c.label.text: _end(c.target.text) for c in route.cases},
-                         label=ref.dotted, span=span_ir(route.span))
+    return ir.BranchSpec(
+        source=route.source.text,
+        kind=ir.BranchKind.ROUTER,
+        router=router,
+        router_config=config,
+        routes={c.label.text: _end(c.target.text) for c in route.cases},
+        label=ref.dotted,
+        span=span_ir(route.span),
+    )
 
 
 # ---------------------------------------------------------------- hooks
+
 
 def _splice_hook(ctx: Ctx, graph: ir.Graph, hook: ast.HookDecl) -> ir.Graph:
     target = python_ref(ctx.unit, hook.value.args[0].value)
@@ -179,9 +228,11 @@ def _splice_hook(ctx: Ctx, graph: ir.Graph, hook: ast.HookDecl) -> ir.Graph:
     else:
         names = [n.name for n in graph.nodes if n.kind is ir.NodeKind.MODEL]
     before = point.startswith("before")
-    marker = ir.GraphHook(when=ir.InterruptWhen.BEFORE if before else ir.InterruptWhen.AFTER,
-                          node=hook.target.text if hook.target is not None else None,
-                          point=None if hook.target is not None else ir.HookPoint(point))
+    marker = ir.GraphHook(
+        when=ir.InterruptWhen.BEFORE if before else ir.InterruptWhen.AFTER,
+        node=hook.target.text if hook.target is not None else None,
+        point=None if hook.target is not None else ir.HookPoint(point),
+    )
     for node in names:
         graph = _insert(graph, node, target.attr, impl, span, marker)
     return graph
@@ -189,32 +240,50 @@ def _splice_hook(ctx: Ctx, graph: ir.Graph, hook: ast.HookDecl) -> ir.Graph:
 
 def _add_wrap(graph: ir.Graph, kind: ir.NodeKind, impl: ir.ImportRef) -> ir.Graph:
     wrap = {"$import": impl.key, "is_file": impl.is_file}
-    nodes = [n.model_copy(update={"config": {**n.config, "wrap": [*n.config.get("wrap", []),
-                                                                   wrap]}})
-             if n.kind is kind else n for n in graph.nodes]
+    nodes = [
+        n.model_copy(update={"config": {**n.config, "wrap": [*n.config.get("wrap", []), wrap]}})
+        if n.kind is kind
+        else n
+        for n in graph.nodes
+    ]
     return graph.model_copy(update={"nodes": nodes})
 
 
-def _insert(graph: ir.Graph, node: str, fn: str, impl: ir.ImportRef, span: ir.SourceSpan,
-            marker: ir.GraphHook) -> ir.Graph:
+def _insert(
+    graph: ir.Graph,
+    node: str,
+    fn: str,
+    impl: ir.ImportRef,
+    span: ir.SourceSpan,
+    marker: ir.GraphHook,
+) -> ir.Graph:
     """Splice a hook node in front of (or behind) `node`; START/END hooks sit inside."""
     before = marker.when is ir.InterruptWhen.BEFORE
     label = node.strip("_") if node in (ir.START, ir.END) else node
     name = f"{fn}.{'before' if before else 'after'}_{label}"
-    hook = ir.NodeSpec(name=name, kind=ir.NodeKind.PYTHON, impl=impl,
-                       config={"hook": marker.when.value, "node": node}, span=span,
-                       hook=marker.model_copy(update={"node": node}))
+    hook = ir.NodeSpec(
+        name=name,
+        kind=ir.NodeKind.PYTHON,
+        impl=impl,
+        config={"hook": marker.when.value, "node": node},
+        span=span,
+        hook=marker.model_copy(update={"node": node}),
+    )
     if (before and node != ir.START) or node == ir.END:
-        edges = [e.model_copy(update={"target": name}) if e.target == node else e
-                 for e in graph.edges] + [ir.EdgeSpec(source=name, target=node, span=span)]
+        edges = [
+            e.model_copy(update={"target": name}) if e.target == node else e for e in graph.edges
+        ] + [ir.EdgeSpec(source=name, target=node, span=span)]
         branches = [_retarget(b, node, name) for b in graph.branches]
     else:
-        edges = [e.model_copy(update={"source": name}) if e.source == node else e
-                 for e in graph.edges] + [ir.EdgeSpec(source=node, target=name, span=span)]
-        branches = [b.model_copy(update={"source": name}) if b.source == node else b
-                    for b in graph.branches]
-    return graph.model_copy(update={"nodes": [*graph.nodes, hook], "edges": edges,
-                                    "branches": branches})
+        edges = [
+            e.model_copy(update={"source": name}) if e.source == node else e for e in graph.edges
+        ] + [ir.EdgeSpec(source=node, target=name, span=span)]
+        branches = [
+            b.model_copy(update={"source": name}) if b.source == node else b for b in graph.branches
+        ]
+    return graph.model_copy(
+        update={"nodes": [*graph.nodes, hook], "edges": edges, "branches": branches}
+    )
 
 
 def _retarget(b: ir.BranchSpec, old: str, new: str) -> ir.BranchSpec:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Iterator
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, error, register_code
@@ -24,7 +24,9 @@ from ..dsl.source import Span
 from .paths import stdlib_file
 from .suggest import _distance, did_you_mean, nearest
 
-UNKNOWN_PROVIDER = register_code("unknown-provider", "a model string's `provider:` prefix is not a known provider")
+UNKNOWN_PROVIDER = register_code(
+    "unknown-provider", "a model string's `provider:` prefix is not a known provider"
+)
 UNKNOWN_MODEL = register_code("unknown-model", "no provider can be inferred from a model name (A2)")
 
 
@@ -37,14 +39,16 @@ class ProviderTable:
 @lru_cache(maxsize=1)
 def provider_table() -> ProviderTable:
     data = json.loads(stdlib_file("data/providers.json").read_text(encoding="utf-8"))
-    return ProviderTable(tuple(data["providers"]),
-                         tuple((p.lower(), prov) for p, prov in data["inference"]))
+    return ProviderTable(
+        tuple(data["providers"]), tuple((p.lower(), prov) for p, prov in data["inference"])
+    )
 
 
 def infer_provider(name: str) -> str | None:
     lowered = name.lower()
-    return next((prov for prefix, prov in provider_table().inference
-                 if lowered.startswith(prefix)), None)
+    return next(
+        (prov for prefix, prov in provider_table().inference if lowered.startswith(prefix)), None
+    )
 
 
 def resolve_model(spec: str, span: Span) -> tuple[str, str] | Diagnostic:
@@ -60,19 +64,31 @@ def resolve_model(spec: str, span: Span) -> tuple[str, str] | Diagnostic:
         return inferred, spec
     near = nearest(prefix, table.providers) if sep and prefix.isidentifier() else None
     if near is not None and _distance(prefix.lower(), near) <= 1:  # a typo, not a name
-        return error(UNKNOWN_PROVIDER, f"unknown model provider `{prefix}`", span,
-                     "not a provider", help=did_you_mean(prefix, table.providers))
-    return error(UNKNOWN_MODEL, f"cannot tell which provider serves `{spec}`", span,
-                 "no provider prefix and no known model-name prefix",
-                 notes=("A2: a name without a known `provider:` prefix is matched against "
-                        "name prefixes such as `gpt-`, `claude` and `gemini`",),
-                 help="write the provider first, e.g. `\"ollama:" + spec + "\"`")
+        return error(
+            UNKNOWN_PROVIDER,
+            f"unknown model provider `{prefix}`",
+            span,
+            "not a provider",
+            help=did_you_mean(prefix, table.providers),
+        )
+    return error(
+        UNKNOWN_MODEL,
+        f"cannot tell which provider serves `{spec}`",
+        span,
+        "no provider prefix and no known model-name prefix",
+        notes=(
+            "A2: a name without a known `provider:` prefix is matched against "
+            "name prefixes such as `gpt-`, `claude` and `gemini`",
+        ),
+        help='write the provider first, e.g. `"ollama:' + spec + '"`',
+    )
 
 
 # ---------------------------------------------------------------- secrets stay out of files
 
 SECRET_IN_FILE = register_code(
-    "secret-in-file", "a credential is written in the file instead of named by its variable")
+    "secret-in-file", "a credential is written in the file instead of named by its variable"
+)
 _SECRET_KEY = re.compile(r"(?i)(^|_)(api_?key|secret|password|token|credentials?)$")
 _SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "x-api-key", "api-key"})
 
@@ -86,11 +102,16 @@ def check_model_options(entries: Iterable[tuple[ast.Name, ast.Expr]]) -> Iterato
         elif key.text == "headers" and isinstance(value, ast.MapLit):
             for header in value.entries:
                 if header.key.text.lower() in _SECRET_HEADERS:
-                    yield _secret(header.key.span, f"header `{header.key.text}` is written in "
-                                                   "the file")
+                    yield _secret(
+                        header.key.span, f"header `{header.key.text}` is written in the file"
+                    )
 
 
 def _secret(span: Span, message: str) -> Diagnostic:
-    return error(SECRET_IN_FILE, message, span, "a credential in a file gets copied and committed",
-                 help="name the environment variable that holds it instead: "
-                      "`api_key_env: \"MY_KEY\"`")
+    return error(
+        SECRET_IN_FILE,
+        message,
+        span,
+        "a credential in a file gets copied and committed",
+        help='name the environment variable that holds it instead: `api_key_env: "MY_KEY"`',
+    )

@@ -36,12 +36,10 @@ def agentc_module_file(parts: list[str]) -> Path | None:
     if not parts or parts[0] != "agentc":
         return None
     rest = parts[1:]
-    bases = [_ROOT, _ROOT / "agentc"] if rest and rest[0] in _MAPPED else [_ROOT / "agentc",
-                                                                            _ROOT]
+    bases = [_ROOT, _ROOT / "agentc"] if rest and rest[0] in _MAPPED else [_ROOT / "agentc", _ROOT]
     for base in bases:
         target = base.joinpath(*rest) if rest else base
-        for candidate in (target.with_suffix(".py") if rest else None,
-                          target / "__init__.py"):
+        for candidate in (target.with_suffix(".py") if rest else None, target / "__init__.py"):
             if candidate is not None and candidate.is_file():
                 return candidate
     return None

@@ -11,15 +11,14 @@ graph checks on the IR (reachability, path to END; skipped when local checks fai
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
 
-from ..dsl.diagnostics import Diagnostic, Diagnostics, UNREADABLE, error
+from ..dsl.diagnostics import UNREADABLE, Diagnostic, Diagnostics, error
 from ..dsl.source import SourceFile
-from . import ir
-from . import check_agent, check_graph  # noqa: F401  (register their codes at import)
+from . import check_agent, check_graph, ir  # noqa: F401  (register their codes at import)
 from .check import check_unit
 from .context import Ctx
 from .graph import check_structure
@@ -55,8 +54,9 @@ def compile_file(path: str | Path) -> CompileResult:
     return compile_source(text, name, base_dir=path.resolve().parent)
 
 
-def compile_source(text: str, filename: str, *, base_dir: str | Path | None = None
-                   ) -> CompileResult:
+def compile_source(
+    text: str, filename: str, *, base_dir: str | Path | None = None
+) -> CompileResult:
     loader = Loader.new()
     parsed = loader.parse(text, filename)
     sources = {filename: parsed.source}

@@ -24,9 +24,10 @@ from __future__ import annotations
 import ast
 import enum
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..dsl.diagnostics import register_code
 from . import ir
@@ -35,7 +36,9 @@ HOOK_DECORATORS = {p.value for p in ir.HookPoint}
 MIDDLEWARE_METHODS = {p.value: p for p in ir.HookPoint if p is not ir.HookPoint.DYNAMIC_PROMPT}
 MIDDLEWARE_METHODS.update({"a" + k: v for k, v in list(MIDDLEWARE_METHODS.items())})
 
-MODULE_NOT_FOUND = register_code("module-not-found", "a `use`d Python module or file cannot be found")
+MODULE_NOT_FOUND = register_code(
+    "module-not-found", "a `use`d Python module or file cannot be found"
+)
 PYTHON_SYNTAX = register_code("python-syntax", "a `use`d Python file does not parse")
 
 _SCALARS = {"int": "integer", "str": "string", "float": "number", "bool": "boolean"}
@@ -110,9 +113,11 @@ class Visibility(str, enum.Enum):
         return self in (Visibility.PUBLIC, Visibility.OUTPUT_ONLY)
 
 
-_VISIBILITY_MARKERS = {"PrivateStateAttr": Visibility.PRIVATE,
-                       "OmitFromInput": Visibility.OUTPUT_ONLY,
-                       "OmitFromOutput": Visibility.INPUT_ONLY}
+_VISIBILITY_MARKERS = {
+    "PrivateStateAttr": Visibility.PRIVATE,
+    "OmitFromInput": Visibility.OUTPUT_ONLY,
+    "OmitFromOutput": Visibility.INPUT_ONLY,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +166,7 @@ class PyModule:
 
 # ---------------------------------------------------------------- locating modules
 
+
 def is_file_target(target: str) -> bool:
     return target.startswith(("./", "../", "/")) or target.endswith(".py")
 
@@ -175,6 +181,7 @@ def locate(target: str, base_dir: Path) -> Path | None:
         return None
     if parts[0] == "agentc":  # our own package: its folders are mapped by pyproject
         from .paths import agentc_module_file
+
         return agentc_module_file(parts)
     for root in _search_roots(base_dir):
         base = root.joinpath(*parts)
@@ -192,6 +199,7 @@ def _search_roots(base_dir: Path) -> Iterable[Path]:
 
 
 # ---------------------------------------------------------------- scanning
+
 
 def scan_source(text: str, filename: str) -> PyModule:
     """Scan Python text; raises SyntaxError (the caller turns it into a diagnostic)."""
@@ -212,12 +220,17 @@ def scan_source(text: str, filename: str) -> PyModule:
     return PyModule(filename, functions, classes, frozenset(names))
 
 
-def _applied_hook(stmt: ast.stmt, functions: dict[str, PyFunction]
-                  ) -> tuple[str, PyFunction] | None:
+def _applied_hook(
+    stmt: ast.stmt, functions: dict[str, PyFunction]
+) -> tuple[str, PyFunction] | None:
     """`hook = before_model(fn)` or `before_model(can_jump_to=[…])(fn)`: a decorator applied
     by a call, read as if `fn` carried it (the hook keeps `fn`'s name, as in LangChain)."""
-    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)):
+    if not (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and isinstance(stmt.value, ast.Call)
+    ):
         return None
     call = stmt.value
     outer = call.func if isinstance(call.func, ast.Call) else None
@@ -230,8 +243,9 @@ def _applied_hook(stmt: ast.stmt, functions: dict[str, PyFunction]
         return None
     kwargs = tuple((k.arg, literal(k.value)) for k in deco_call.keywords if k.arg)
     deco = Decorator(point, (), kwargs, called=True)
-    return stmt.targets[0].id, PyFunction(fn.name, fn.doc, fn.params, fn.is_async,
-                                          (deco, *fn.decorators), stmt.lineno)
+    return stmt.targets[0].id, PyFunction(
+        fn.name, fn.doc, fn.params, fn.is_async, (deco, *fn.decorators), stmt.lineno
+    )
 
 
 def _bound_names(stmt: ast.stmt) -> Iterable[str]:
@@ -274,8 +288,15 @@ def _param(arg: ast.arg, default: ast.expr | None) -> PyParam:
     value = literal(default) if default is not None else None
     if default is not None and value is not None:
         schema = {**schema, "default": value}
-    return PyParam(arg.arg, ast.unparse(ann) if ann is not None else None, schema,
-                   default is None, value, injected_arg(arg.arg, ann), description)
+    return PyParam(
+        arg.arg,
+        ast.unparse(ann) if ann is not None else None,
+        schema,
+        default is None,
+        value,
+        injected_arg(arg.arg, ann),
+        description,
+    )
 
 
 def _decorator(node: ast.expr) -> Decorator:
@@ -308,21 +329,39 @@ def literal(node: ast.expr | None) -> Any:
 
 # ---------------------------------------------------------------- classes
 
+
 def _class(node: ast.ClassDef) -> PyClass:
     kind = _class_kind(node)
-    fields = tuple(_class_fields(node)) if kind in (ClassKind.MODEL, ClassKind.DATACLASS,
-                                                     ClassKind.TYPEDDICT) else ()
+    fields = (
+        tuple(_class_fields(node))
+        if kind in (ClassKind.MODEL, ClassKind.DATACLASS, ClassKind.TYPEDDICT)
+        else ()
+    )
     doc = ast.get_docstring(node, clean=True)
     if kind is not ClassKind.MIDDLEWARE:
         return PyClass(node.name, kind, doc, fields, (), (), node.lineno)
     hooks, jumps = _middleware_hooks(node)
-    init = next((s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-                 and s.name == "__init__"), None)
-    return PyClass(node.name, kind, doc, fields, hooks, jumps, node.lineno,
-                   init_params=tuple(_params(init.args)) if init else None,
-                   init_kwargs=bool(init and init.args.kwarg),
-                   state_schema=_class_attr_name(node, "state_schema"),
-                   tool_names=_middleware_tool_names(node, init))
+    init = next(
+        (
+            s
+            for s in node.body
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"
+        ),
+        None,
+    )
+    return PyClass(
+        node.name,
+        kind,
+        doc,
+        fields,
+        hooks,
+        jumps,
+        node.lineno,
+        init_params=tuple(_params(init.args)) if init else None,
+        init_kwargs=bool(init and init.args.kwarg),
+        state_schema=_class_attr_name(node, "state_schema"),
+        tool_names=_middleware_tool_names(node, init),
+    )
 
 
 def _class_attr_name(node: ast.ClassDef, attr: str) -> str | None:
@@ -343,16 +382,20 @@ def _assignment(stmt: ast.stmt) -> tuple[str | None, ast.expr | None]:
         return None, None
     if isinstance(target, ast.Name):
         return target.id, stmt.value
-    if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-            and target.value.id == "self"):
+    if (
+        isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
+    ):
         return "self." + target.attr, stmt.value
     return None, None
 
 
 def _middleware_tool_names(node: ast.ClassDef, init: ast.FunctionDef | None) -> tuple[str, ...]:
     """`tools = [f, g]` in the class body or `self.tools = [f, g]` in `__init__`."""
-    candidates = [("tools", s) for s in node.body] + [("self.tools", s) for s in
-                                                     (ast.walk(init) if init else ())]
+    candidates = [("tools", s) for s in node.body] + [
+        ("self.tools", s) for s in (ast.walk(init) if init else ())
+    ]
     for want, stmt in candidates:
         target, value = _assignment(stmt) if isinstance(stmt, ast.stmt) else (None, None)
         if target == want and isinstance(value, (ast.List, ast.Tuple)):
@@ -386,16 +429,24 @@ def _class_fields(node: ast.ClassDef) -> Iterable[PyField]:
             schema = {**schema, "description": description}
         if default is not _MISSING:
             schema = {**schema, "default": default}
-        yield PyField(stmt.target.id, schema, default is _MISSING,
-                      None if default is _MISSING else default,
-                      ast.unparse(stmt.annotation), _visibility(stmt.annotation))
+        yield PyField(
+            stmt.target.id,
+            schema,
+            default is _MISSING,
+            None if default is _MISSING else default,
+            ast.unparse(stmt.annotation),
+            _visibility(stmt.annotation),
+        )
 
 
 def _visibility(node: ast.expr) -> Visibility:
     """The OmitFromSchema marker inside `NotRequired[Annotated[T, PrivateStateAttr]]`."""
     for sub in ast.walk(node):
-        found = _VISIBILITY_MARKERS.get(_last_name(sub)) if isinstance(
-            sub, (ast.Name, ast.Attribute)) else None
+        found = (
+            _VISIBILITY_MARKERS.get(_last_name(sub))
+            if isinstance(sub, (ast.Name, ast.Attribute))
+            else None
+        )
         if found is not None:
             return found
     return Visibility.PUBLIC
@@ -411,8 +462,9 @@ def _field_default(value: ast.expr | None) -> Any:
         for kw in value.keywords:
             if kw.arg == "default":
                 return literal(kw.value)
-        if value.args and not (isinstance(value.args[0], ast.Constant)
-                               and value.args[0].value is Ellipsis):
+        if value.args and not (
+            isinstance(value.args[0], ast.Constant) and value.args[0].value is Ellipsis
+        ):
             return literal(value.args[0])
         return _MISSING if not any(k.arg == "default_factory" for k in value.keywords) else None
     return literal(value)
@@ -443,8 +495,9 @@ def _middleware_hooks(node: ast.ClassDef):
     return tuple(hooks), tuple(jumps)
 
 
-def object_schema(title: str | None, doc: str | None,
-                  fields: Iterable[PyField | PyParam]) -> dict[str, Any]:
+def object_schema(
+    title: str | None, doc: str | None, fields: Iterable[PyField | PyParam]
+) -> dict[str, Any]:
     fields = list(fields)
     schema: dict[str, Any] = {"type": "object"}
     if title:
@@ -459,6 +512,7 @@ def object_schema(title: str | None, doc: str | None,
 
 
 # ---------------------------------------------------------------- annotations
+
 
 def annotation_schema(node: ast.expr) -> tuple[dict[str, Any], str | None]:
     """JSON Schema of an annotation, and a description from `Annotated[T, "doc"]`."""

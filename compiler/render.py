@@ -20,8 +20,10 @@ from dataclasses import dataclass
 
 from . import ir
 
-DOT_PACKAGE_HINT = ("install Graphviz's `dot` program (Debian/Ubuntu: `apt-get install "
-                    "graphviz`); the mermaid and dot text formats work without it")
+DOT_PACKAGE_HINT = (
+    "install Graphviz's `dot` program (Debian/Ubuntu: `apt-get install "
+    "graphviz`); the mermaid and dot text formats work without it"
+)
 
 
 class DotNotFound(RuntimeError):
@@ -80,12 +82,18 @@ class Diagram:
 # label that maps to None is drawn without text; an unknown router shows its labels.
 ROUTE_LABELS: dict[str, dict[str, str | None]] = {
     "agentc.stdlib.agent:model_to_tools": {
-        "tools": "tool calls", "end": "no tool calls", "model": "no pending calls"},
+        "tools": "tool calls",
+        "end": "no tool calls",
+        "model": "no pending calls",
+    },
     "agentc.stdlib.agent:tools_to_model": {"model": None, "end": "__direct__"},
     "agentc.stdlib.agent:model_to_model": {"model": "retry output", "end": "structured answer"},
     "agentc.stdlib.agent:hook_router": {
-        "default": None, "model": "jump_to model", "tools": "jump_to tools",
-        "end": "jump_to end"},
+        "default": None,
+        "model": "jump_to model",
+        "tools": "jump_to tools",
+        "end": "jump_to end",
+    },
     "agentc.stdlib.routing:tools_condition": {"tools": "tool calls", "end": "no tool calls"},
 }
 
@@ -97,7 +105,8 @@ def diagram(graph: ir.Graph) -> Diagram:
         nodes=_nodes(graph),
         edges=_merge_edges(_static_edges(graph) + _branch_edges(graph)),
         clusters=_clusters(graph),
-        legend=legend_lines(graph))
+        legend=legend_lines(graph),
+    )
 
 
 def _nodes(graph: ir.Graph) -> tuple[DNode, ...]:
@@ -105,8 +114,9 @@ def _nodes(graph: ir.Graph) -> tuple[DNode, ...]:
     for spec in graph.interrupts:
         pauses.setdefault(spec.node, []).append(spec.when.value)
     body = tuple(_node(graph, n, tuple(pauses.get(n.name, ()))) for n in graph.nodes)
-    return ((DNode(ir.START, ir.START, Terminal.START),) + body
-            + (DNode(ir.END, ir.END, Terminal.END),))
+    return (
+        (DNode(ir.START, ir.START, Terminal.START),) + body + (DNode(ir.END, ir.END, Terminal.END),)
+    )
 
 
 def _node(graph: ir.Graph, node: ir.NodeSpec, pauses: tuple[str, ...]) -> DNode:
@@ -173,12 +183,20 @@ def _branch_edges(graph: ir.Graph) -> list[DEdge]:
     edges: list[DEdge] = []
     for branch in graph.branches:
         if branch.kind is ir.BranchKind.WHEN:
-            edges.extend(DEdge(branch.source, case.target, EdgeStyle.CONDITIONAL,
-                               case_label(case)) for case in branch.cases)
+            edges.extend(
+                DEdge(branch.source, case.target, EdgeStyle.CONDITIONAL, case_label(case))
+                for case in branch.cases
+            )
             continue
         for route, target in branch.routes.items():
-            edges.append(DEdge(branch.source, target, EdgeStyle.CONDITIONAL,
-                               route_label(graph, branch, route, target)))
+            edges.append(
+                DEdge(
+                    branch.source,
+                    target,
+                    EdgeStyle.CONDITIONAL,
+                    route_label(graph, branch, route, target),
+                )
+            )
     return edges
 
 
@@ -191,8 +209,11 @@ def case_label(case: ir.BranchCase) -> str:
 def route_label(graph: ir.Graph, branch: ir.BranchSpec, route: str, target: str) -> str | None:
     known = ROUTE_LABELS.get(branch.router.key) if branch.router else None
     if known is None:
-        return branch.label if branch.label and len(branch.routes) == 1 else (
-            None if route == target else route)
+        return (
+            branch.label
+            if branch.label and len(branch.routes) == 1
+            else (None if route == target else route)
+        )
     text = known.get(route, route)
     return _direct_exit_label(graph) if text == "__direct__" else text
 
@@ -220,6 +241,7 @@ def _merge_edges(edges: list[DEdge]) -> tuple[DEdge, ...]:
 
 
 # ---------------------------------------------------------------- conditions as text
+
 
 def condition_text(cond: ir.Condition) -> str:
     """A condition written back in the language's own syntax (`approved and draft != ""`)."""
@@ -253,6 +275,7 @@ def _literal_text(value: object) -> str:
 
 
 # ---------------------------------------------------------------- legend
+
 
 def legend_lines(graph: ir.Graph) -> tuple[str, ...]:
     """Limits, checkpointer and interrupt points: what the arrows cannot show (F1, F2, F10, D7)."""
@@ -293,27 +316,48 @@ def _checkpoint_text(spec: ir.CheckpointSpec) -> str:
 # ---------------------------------------------------------------- Mermaid
 
 _MERMAID_FRONTMATTER = "---\nconfig:\n  flowchart:\n    curve: linear\n---\n"
-_MERMAID_ESCAPES = {"[": "#91;", "]": "#93;", "(": "#40;", ")": "#41;", "{": "#123;",
-                    "}": "#125;", '"': "#quot;", "<": "#60;", ">": "#62;", "|": "#124;"}
+_MERMAID_ESCAPES = {
+    "[": "#91;",
+    "]": "#93;",
+    "(": "#40;",
+    ")": "#41;",
+    "{": "#123;",
+    "}": "#125;",
+    '"': "#quot;",
+    "<": "#60;",
+    ">": "#62;",
+    "|": "#124;",
+}
 # Shapes by node kind: LangGraph draws every node `id(label)`; the kinds get their own.
 _MERMAID_SHAPES: dict[NodeShape, str] = {
-    Terminal.START: "{0}([{1}]):::first", Terminal.END: "{0}([{1}]):::last",
-    ir.NodeKind.MODEL: "{0}({1})", ir.NodeKind.TOOLS: "{0}[/{1}/]:::tools",
-    ir.NodeKind.PYTHON: "{0}[{1}]:::python", ir.NodeKind.HOOK: "{0}{{{{{1}}}}}:::hook",
-    ir.NodeKind.AGENT: "{0}[[{1}]]:::agent", ir.NodeKind.SUBGRAPH: "{0}[[{1}]]:::agent",
+    Terminal.START: "{0}([{1}]):::first",
+    Terminal.END: "{0}([{1}]):::last",
+    ir.NodeKind.MODEL: "{0}({1})",
+    ir.NodeKind.TOOLS: "{0}[/{1}/]:::tools",
+    ir.NodeKind.PYTHON: "{0}[{1}]:::python",
+    ir.NodeKind.HOOK: "{0}{{{{{1}}}}}:::hook",
+    ir.NodeKind.AGENT: "{0}[[{1}]]:::agent",
+    ir.NodeKind.SUBGRAPH: "{0}[[{1}]]:::agent",
 }
 _MERMAID_CLASSES = (
-    "default fill:#f2f0ff,line-height:1.2", "first fill-opacity:0", "last fill:#bfb6fc",
-    "tools fill:#e3f2e1", "python fill:#e8f0fe", "hook fill:#fff4dd",
-    "agent fill:#fde7ef", "interrupt stroke:#d62728,stroke-width:3px",
+    "default fill:#f2f0ff,line-height:1.2",
+    "first fill-opacity:0",
+    "last fill:#bfb6fc",
+    "tools fill:#e3f2e1",
+    "python fill:#e8f0fe",
+    "hook fill:#fff4dd",
+    "agent fill:#fde7ef",
+    "interrupt stroke:#d62728,stroke-width:3px",
     "legend fill:#ffffff,stroke:#999999,stroke-dasharray:3 3,text-align:left",
 )
 
 
 def mermaid_id(name: str) -> str:
     """LangGraph's safe id: [A-Za-z0-9_-] kept, anything else as `\\` + hex code point."""
-    return "".join(ch if ch.isascii() and (ch.isalnum() or ch in "_-")
-                   else "\\" + format(ord(ch), "x") for ch in name)
+    return "".join(
+        ch if ch.isascii() and (ch.isalnum() or ch in "_-") else "\\" + format(ord(ch), "x")
+        for ch in name
+    )
 
 
 def _mermaid_escape(text: str) -> str:
@@ -342,8 +386,11 @@ def _mermaid_node(node: DNode, indent: str) -> str:
 def _mermaid_edge(edge: DEdge) -> str:
     if edge.label:
         text = _mermaid_escape(edge.label)
-        arrow = (f" -. &nbsp;{text}&nbsp; .-> " if edge.style is EdgeStyle.CONDITIONAL
-                 else f" -- &nbsp;{text}&nbsp; --> ")
+        arrow = (
+            f" -. &nbsp;{text}&nbsp; .-> "
+            if edge.style is EdgeStyle.CONDITIONAL
+            else f" -- &nbsp;{text}&nbsp; --> "
+        )
     else:
         arrow = " -.-> " if edge.style is EdgeStyle.CONDITIONAL else " --> "
     return f"\t{mermaid_id(edge.source)}{arrow}{mermaid_id(edge.target)};\n"
@@ -354,15 +401,16 @@ def to_mermaid(graph: ir.Graph | Diagram, *, legend: bool = True) -> str:
     out = [_MERMAID_FRONTMATTER, "graph TD;\n"]
     out += [_mermaid_node(n, "\t") for n in d.nodes if n.cluster is None]
     for cluster in d.clusters:
-        out.append(f"\tsubgraph {mermaid_id('mw_' + cluster.id)}"
-                   f"[\"{_mermaid_escape(cluster.title)}\"]\n")
+        out.append(
+            f'\tsubgraph {mermaid_id("mw_" + cluster.id)}["{_mermaid_escape(cluster.title)}"]\n'
+        )
         out += [_mermaid_node(n, "\t\t") for n in d.nodes if n.cluster == cluster.id]
         out.append("\tend\n")
     out += [_mermaid_edge(e) for e in d.edges]
     out += [f"\tclass {mermaid_id(n.id)} interrupt;\n" for n in d.nodes if n.interrupt]
     if legend:
         text = "<br/>".join(_mermaid_escape(line) for line in d.legend)
-        out.append(f"\t__legend__[\"{text}\"]:::legend\n")
+        out.append(f'\t__legend__["{text}"]:::legend\n')
     out += [f"\tclassDef {style}\n" for style in _MERMAID_CLASSES]
     return "".join(out)
 
@@ -381,9 +429,10 @@ _DOT_NODE_ATTRS: dict[NodeShape, str] = {
 }
 _DOT_HEADER = (
     '\tgraph [rankdir=TB, fontname="Helvetica", fontsize=12, nodesep=0.5, ranksep=0.45, '
-    'newrank=true, pad=0.2];\n'
+    "newrank=true, pad=0.2];\n"
     '\tnode [fontname="Helvetica", fontsize=12, margin="0.15,0.06"];\n'
-    '\tedge [fontname="Helvetica", fontsize=10, color="#555555"];\n')
+    '\tedge [fontname="Helvetica", fontsize=10, color="#555555"];\n'
+)
 
 
 def dot_quote(text: str) -> str:
@@ -395,12 +444,17 @@ def _dot_html(text: str) -> str:
 
 
 def _dot_label(node: DNode) -> str:
-    parts = [f"<b>{_dot_html(node.label)}</b>" if node.kind is not Terminal.START
-             and node.kind is not Terminal.END else _dot_html(node.label)]
+    parts = [
+        f"<b>{_dot_html(node.label)}</b>"
+        if node.kind is not Terminal.START and node.kind is not Terminal.END
+        else _dot_html(node.label)
+    ]
     if node.detail:
         parts.append(f'<font point-size="9" color="#444444">{_dot_html(node.detail)}</font>')
-    parts += [f'<font point-size="9" color="#d62728"><b>pause {when}</b></font>'
-              for when in node.interrupt]
+    parts += [
+        f'<font point-size="9" color="#d62728"><b>pause {when}</b></font>'
+        for when in node.interrupt
+    ]
     return "<" + "<br/>".join(parts) + ">"
 
 
@@ -412,7 +466,7 @@ def _dot_node(node: DNode, indent: str) -> str:
 
 
 def _dot_edge(edge: DEdge) -> str:
-    attrs = ['style=dashed'] if edge.style is EdgeStyle.CONDITIONAL else []
+    attrs = ["style=dashed"] if edge.style is EdgeStyle.CONDITIONAL else []
     if edge.label:
         attrs.append(f"label={dot_quote(' ' + edge.label + ' ')}")
     tail = f" [{', '.join(attrs)}]" if attrs else ""
@@ -422,10 +476,12 @@ def _dot_edge(edge: DEdge) -> str:
 def _dot_legend(d: Diagram) -> list[str]:
     rows = "".join(f'<tr><td align="left">{_dot_html(line)}</td></tr>' for line in d.legend)
     table = f'<<table border="0" cellborder="0" cellspacing="1">{rows}</table>>'
-    return ["\tsubgraph cluster_legend {\n",
-            '\t\tlabel="legend"; style="dashed"; color="#999999"; fontsize=10;\n',
-            f'\t\t"__legend__" [shape=plaintext, fontsize=10, label={table}];\n',
-            "\t}\n"]
+    return [
+        "\tsubgraph cluster_legend {\n",
+        '\t\tlabel="legend"; style="dashed"; color="#999999"; fontsize=10;\n',
+        f'\t\t"__legend__" [shape=plaintext, fontsize=10, label={table}];\n',
+        "\t}\n",
+    ]
 
 
 def to_dot(graph: ir.Graph | Diagram, *, legend: bool = True) -> str:
@@ -434,12 +490,16 @@ def to_dot(graph: ir.Graph | Diagram, *, legend: bool = True) -> str:
     out += [_dot_node(n, "\t") for n in d.nodes if n.cluster is None]
     for cluster in d.clusters:
         out.append(f"\tsubgraph {dot_quote('cluster_' + cluster.id)} {{\n")
-        out.append(f'\t\tlabel={dot_quote(cluster.title)}; style="rounded,dashed"; '
-                   'color="#c79a2e"; fontsize=10;\n')
+        out.append(
+            f'\t\tlabel={dot_quote(cluster.title)}; style="rounded,dashed"; '
+            'color="#c79a2e"; fontsize=10;\n'
+        )
         out += [_dot_node(n, "\t\t") for n in d.nodes if n.cluster == cluster.id]
         out.append("\t}\n")
-    out += [f"\t{{ rank=source; {dot_quote(ir.START)} }}\n",
-            f"\t{{ rank=sink; {dot_quote(ir.END)} }}\n"]
+    out += [
+        f"\t{{ rank=source; {dot_quote(ir.START)} }}\n",
+        f"\t{{ rank=sink; {dot_quote(ir.END)} }}\n",
+    ]
     out += [_dot_edge(e) for e in d.edges]
     if legend:
         out += _dot_legend(d)
@@ -448,6 +508,7 @@ def to_dot(graph: ir.Graph | Diagram, *, legend: bool = True) -> str:
 
 
 # ---------------------------------------------------------------- SVG / PNG via `dot`
+
 
 class BinaryFormat(str, enum.Enum):
     SVG = "svg"
@@ -467,5 +528,6 @@ def render_dot(dot_text: str, fmt: BinaryFormat) -> bytes:
     try:
         return graphviz.Source(dot_text).pipe(format=fmt.value)
     except graphviz.ExecutableNotFound as exc:
-        raise DotNotFound(f"the Graphviz `dot` program could not be run: "
-                          f"{DOT_PACKAGE_HINT}") from exc
+        raise DotNotFound(
+            f"the Graphviz `dot` program could not be run: {DOT_PACKAGE_HINT}"
+        ) from exc

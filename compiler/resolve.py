@@ -13,10 +13,10 @@ name mean here" for the later passes, each returning the target or a diagnostic.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
 from urllib.parse import urlsplit
 
 from ..dsl import ast
@@ -28,13 +28,17 @@ from .pyscan import PyModule
 from .suggest import did_you_mean
 from .symbols import FileUnit, Symbol, SymbolKind, item_kind, item_name, use_alias
 
-UNKNOWN_NAME = register_code("unknown-name", "a name is not declared in this file, a used file or the prelude")
+UNKNOWN_NAME = register_code(
+    "unknown-name", "a name is not declared in this file, a used file or the prelude"
+)
 DUPLICATE_NAME = register_code("duplicate-name", "a top-level name is declared twice")
 RESERVED_NAME = register_code("reserved-name", "a declaration uses a name the language reserves")
 UNKNOWN_ATTR = register_code("unknown-attr", "a used module or file has no such top-level name")
 IMPORT_CYCLE = register_code("import-cycle", "`.agent` files use each other in a cycle")
 BAD_USE = register_code("bad-use", "a `use` target is neither a Python module nor an `.agent` file")
-MCP_URL = register_code("mcp-url", "a `use` target is a URL whose scheme is not http or https (A10)")
+MCP_URL = register_code(
+    "mcp-url", "a `use` target is a URL whose scheme is not http or https (A10)"
+)
 MCP_SCHEMES = ("http", "https")  # A10: MCPAdapter accepts a str target only as such a URL
 
 RESERVED = frozenset({"START", "END", "__start__", "__end__"})
@@ -44,6 +48,7 @@ Parse = Callable[[str, str], object]  # dsl.parse.parse
 
 def _parse_fn() -> Parse:
     from ..dsl.parse import parse
+
     return parse
 
 
@@ -80,7 +85,7 @@ class Loader:
     with_prelude: bool = True
 
     @classmethod
-    def new(cls, with_prelude: bool = True) -> "Loader":
+    def new(cls, with_prelude: bool = True) -> Loader:
         return cls([], {}, _parse_fn(), [], {}, with_prelude)
 
     def report(self, d: Diagnostic) -> None:
@@ -105,9 +110,15 @@ class Loader:
     def _load_use(self, unit: FileUnit, use: ast.UseDecl) -> None:
         alias, target = use_alias(use), use.target.value
         if not alias.isidentifier():
-            self.report(error(BAD_USE, f"`use \"{target}\"` needs a name", use.target.span,
-                              "the file name is not an identifier",
-                              help=f"add `as name`: `use \"{target}\" as name`"))
+            self.report(
+                error(
+                    BAD_USE,
+                    f'`use "{target}"` needs a name',
+                    use.target.span,
+                    "the file name is not an identifier",
+                    help=f'add `as name`: `use "{target}" as name`',
+                )
+            )
             return
         if "://" in target:  # A10: a URL names an MCP server; nothing is connected here
             self._load_mcp(unit, use, alias)
@@ -116,10 +127,16 @@ class Loader:
         elif target.endswith((".py",)) or "/" not in target:
             unit.python[alias] = self._load_python(unit, use)
         else:
-            self.report(error(BAD_USE, f"cannot use `{target}`", use.target.span,
-                              "not a .py file, .agent file or dotted module",
-                              help="use a Python file (`./tools.py`), an `.agent` file or "
-                                   "a dotted module name (`pkg.tools`)"))
+            self.report(
+                error(
+                    BAD_USE,
+                    f"cannot use `{target}`",
+                    use.target.span,
+                    "not a .py file, .agent file or dotted module",
+                    help="use a Python file (`./tools.py`), an `.agent` file or "
+                    "a dotted module name (`pkg.tools`)",
+                )
+            )
 
     def _load_mcp(self, unit: FileUnit, use: ast.UseDecl, alias: str) -> None:
         target = use.target.value
@@ -127,13 +144,22 @@ class Loader:
         if parts.scheme.lower() in MCP_SCHEMES and parts.netloc:
             unit.mcp[alias] = target
             return
-        self.report(error(MCP_URL, f"cannot use `{target}` as an MCP server", use.target.span,
-                          f"scheme `{parts.scheme}` is not http or https" if parts.netloc
-                          or parts.scheme not in MCP_SCHEMES else "the URL names no host",
-                          notes=("A10: a server named by a string must be an http(s) URL, so "
-                                 "a string can never launch a local program",),
-                          help="serve the tools over streamable HTTP and write "
-                               "`use \"http://127.0.0.1:PORT/mcp\" as name`"))
+        self.report(
+            error(
+                MCP_URL,
+                f"cannot use `{target}` as an MCP server",
+                use.target.span,
+                f"scheme `{parts.scheme}` is not http or https"
+                if parts.netloc or parts.scheme not in MCP_SCHEMES
+                else "the URL names no host",
+                notes=(
+                    "A10: a server named by a string must be an http(s) URL, so "
+                    "a string can never launch a local program",
+                ),
+                help="serve the tools over streamable HTTP and write "
+                '`use "http://127.0.0.1:PORT/mcp" as name`',
+            )
+        )
 
     def _load_python(self, unit: FileUnit, use: ast.UseDecl) -> PyModule | None:
         target = use.target.value
@@ -145,22 +171,35 @@ class Loader:
             text = found.read_text(encoding="utf-8")
             return pyscan.scan_source(text, str(found))
         except (OSError, UnicodeDecodeError) as exc:
-            self.report(error(pyscan.MODULE_NOT_FOUND, f"cannot read `{target}`",
-                              use.target.span, str(exc)))
+            self.report(
+                error(pyscan.MODULE_NOT_FOUND, f"cannot read `{target}`", use.target.span, str(exc))
+            )
         except SyntaxError as exc:
-            self.report(error(pyscan.PYTHON_SYNTAX, f"`{target}` is not valid Python",
-                              use.target.span, f"line {exc.lineno}: {exc.msg}",
-                              help="fix the Python file; agentc reads it without running it"))
+            self.report(
+                error(
+                    pyscan.PYTHON_SYNTAX,
+                    f"`{target}` is not valid Python",
+                    use.target.span,
+                    f"line {exc.lineno}: {exc.msg}",
+                    help="fix the Python file; agentc reads it without running it",
+                )
+            )
         return None
 
     def _load_agent(self, unit: FileUnit, use: ast.UseDecl, alias: str) -> FileUnit | None:
         path = (unit.base_dir / use.target.value).resolve()
         if path in self._stack:
-            chain = " → ".join(p.name for p in self._stack[self._stack.index(path):])
-            self.report(error(IMPORT_CYCLE, f"`{use.target.value}` is already being loaded",
-                              use.target.span, "this use closes a cycle",
-                              notes=(f"cycle: {chain} → {path.name}",),
-                              help="move the shared declarations into a third file"))
+            chain = " → ".join(p.name for p in self._stack[self._stack.index(path) :])
+            self.report(
+                error(
+                    IMPORT_CYCLE,
+                    f"`{use.target.value}` is already being loaded",
+                    use.target.span,
+                    "this use closes a cycle",
+                    notes=(f"cycle: {chain} → {path.name}",),
+                    help="move the shared declarations into a third file",
+                )
+            )
             return None
         if path in self._loaded:
             return self._loaded[path]
@@ -170,16 +209,18 @@ class Loader:
         return self._parse_agent_file(unit, path, alias)
 
     def _parse_agent_file(self, parent: FileUnit, path: Path, alias: str) -> FileUnit | None:
-        name = os.path.normpath(os.path.join(os.path.dirname(parent.name),
-                                             os.path.relpath(path, parent.base_dir)))
+        name = os.path.normpath(
+            os.path.join(os.path.dirname(parent.name), os.path.relpath(path, parent.base_dir))
+        )
         text = path.read_text(encoding="utf-8")
         result = self.parse(text, name)
         self.sources[name] = result.source
         self.diagnostics.extend(result.diagnostics)
         if result.module is None:
             return None
-        child = FileUnit(name, path, result.source, result.module,
-                         prefix=f"{parent.prefix}{alias}.")
+        child = FileUnit(
+            name, path, result.source, result.module, prefix=f"{parent.prefix}{alias}."
+        )
         self._stack.append(path)
         self._fill(child)
         self._stack.pop()
@@ -189,11 +230,20 @@ class Loader:
 
 def _not_found(use: ast.UseDecl, base_dir: Path) -> Diagnostic:
     target = use.target.value
-    where = (f"no file `{target}` next to this file" if pyscan.is_file_target(target)
-             or target.endswith(".agent") else f"no module `{target}` on the search path")
-    return error(pyscan.MODULE_NOT_FOUND, f"cannot find `{target}`", use.target.span, where,
-                 help="check the path; it is relative to this .agent file"
-                 if target.startswith(".") else "check the module name and the search path")
+    where = (
+        f"no file `{target}` next to this file"
+        if pyscan.is_file_target(target) or target.endswith(".agent")
+        else f"no module `{target}` on the search path"
+    )
+    return error(
+        pyscan.MODULE_NOT_FOUND,
+        f"cannot find `{target}`",
+        use.target.span,
+        where,
+        help="check the path; it is relative to this .agent file"
+        if target.startswith(".")
+        else "check the module name and the search path",
+    )
 
 
 def _table(unit: FileUnit, report: Callable[[Diagnostic], None]) -> None:
@@ -203,12 +253,20 @@ def _table(unit: FileUnit, report: Callable[[Diagnostic], None]) -> None:
         text = name.text if name is not None else use_alias(item)
         span = name.span if name is not None else item.span
         if text in RESERVED:
-            report(error(RESERVED_NAME, f"`{text}` is reserved", span, "reserved name",
-                         help="choose another name"))
+            report(
+                error(
+                    RESERVED_NAME,
+                    f"`{text}` is reserved",
+                    span,
+                    "reserved name",
+                    help="choose another name",
+                )
+            )
             continue
         sym = Symbol(text, item_kind(item), span, item)
-        earlier = unit.symbols.get(text) or (unit.prelude.symbols.get(text)
-                                             if unit.prelude else None)
+        earlier = unit.symbols.get(text) or (
+            unit.prelude.symbols.get(text) if unit.prelude else None
+        )
         if earlier is not None:
             report(_duplicate(sym, earlier))
             continue
@@ -217,14 +275,20 @@ def _table(unit: FileUnit, report: Callable[[Diagnostic], None]) -> None:
 
 def _duplicate(sym: Symbol, earlier: Symbol) -> Diagnostic:
     from ..dsl.diagnostics import Label
+
     where = "the stdlib prelude" if earlier.span.file == PRELUDE_NAME else "this file"
-    return error(DUPLICATE_NAME, f"`{sym.name}` is declared twice", sym.span,
-                 f"{sym.kind.value} `{sym.name}` redeclared here",
-                 secondary=(Label(earlier.span, f"first declared in {where}"),),
-                 help="rename one of them")
+    return error(
+        DUPLICATE_NAME,
+        f"`{sym.name}` is declared twice",
+        sym.span,
+        f"{sym.kind.value} `{sym.name}` redeclared here",
+        secondary=(Label(earlier.span, f"first declared in {where}"),),
+        help="rename one of them",
+    )
 
 
 # ---------------------------------------------------------------- references
+
 
 @dataclass(frozen=True, slots=True)
 class PyTarget:
@@ -257,17 +321,26 @@ def python_ref(unit: FileUnit, ref: ast.Ref) -> PyTarget | Diagnostic | Missing:
     parts = [p.text for p in ref.parts]
     if len(parts) != 2 or parts[0] not in unit.python:
         modules = list(unit.python)
-        return error(UNKNOWN_NAME, f"`{ref.dotted}` does not name a Python object", ref.span,
-                     "expected `module.name` from a `use`d Python module",
-                     help=did_you_mean(parts[0], modules) if modules else
-                     "add `use \"./file.py\" as module` and write `module.name`")
+        return error(
+            UNKNOWN_NAME,
+            f"`{ref.dotted}` does not name a Python object",
+            ref.span,
+            "expected `module.name` from a `use`d Python module",
+            help=did_you_mean(parts[0], modules)
+            if modules
+            else 'add `use "./file.py" as module` and write `module.name`',
+        )
     module = unit.python[parts[0]]
     if module is None:
         return MISSING
     if not module.has(parts[1]):
-        return error(UNKNOWN_ATTR, f"`{parts[0]}` has no `{parts[1]}`", ref.parts[1].span,
-                     f"not defined in {os.path.basename(module.path)}",
-                     help=did_you_mean(parts[1], module.all_names))
+        return error(
+            UNKNOWN_ATTR,
+            f"`{parts[0]}` has no `{parts[1]}`",
+            ref.parts[1].span,
+            f"not defined in {os.path.basename(module.path)}",
+            help=did_you_mean(parts[1], module.all_names),
+        )
     use = unit.symbols[parts[0]].decl
     return PyTarget(unit, parts[0], parts[1], module, use)
 
@@ -282,8 +355,9 @@ class GraphTarget:
         return self.unit.qualify(self.symbol.name)
 
 
-def graph_ref(unit: FileUnit, ref: ast.Ref, kinds=(SymbolKind.AGENT, SymbolKind.GRAPH),
-              what: str = "agent") -> GraphTarget | Diagnostic | Missing:
+def graph_ref(
+    unit: FileUnit, ref: ast.Ref, kinds=(SymbolKind.AGENT, SymbolKind.GRAPH), what: str = "agent"
+) -> GraphTarget | Diagnostic | Missing:
     """`calculator` in this file or `shared.calculator` in a used `.agent` file."""
     parts = [p.text for p in ref.parts]
     owner = unit
@@ -292,16 +366,24 @@ def graph_ref(unit: FileUnit, ref: ast.Ref, kinds=(SymbolKind.AGENT, SymbolKind.
         if owner is None:
             return MISSING
     elif len(parts) != 1:
-        return error(UNKNOWN_NAME, f"`{ref.dotted}` does not name an {what}", ref.span,
-                     "unknown name", help=did_you_mean(parts[0], list(unit.agent_files)))
+        return error(
+            UNKNOWN_NAME,
+            f"`{ref.dotted}` does not name an {what}",
+            ref.span,
+            "unknown name",
+            help=did_you_mean(parts[0], list(unit.agent_files)),
+        )
     name = parts[-1]
     sym = owner.symbols.get(name)
     if sym is None or sym.kind not in kinds:
         candidates = [s.name for s in owner.symbols.values() if s.kind in kinds]
-        return error(UNKNOWN_NAME, f"unknown {what} `{ref.dotted}`", ref.parts[-1].span,
-                     f"no {what} of that name" + ("" if owner is unit else
-                                                  f" in {owner.name}"),
-                     help=did_you_mean(name, candidates))
+        return error(
+            UNKNOWN_NAME,
+            f"unknown {what} `{ref.dotted}`",
+            ref.parts[-1].span,
+            f"no {what} of that name" + ("" if owner is unit else f" in {owner.name}"),
+            help=did_you_mean(name, candidates),
+        )
     return GraphTarget(owner, sym)
 
 

@@ -6,7 +6,7 @@ Levenshtein with case/underscore folding. Output: a `help` sentence or None.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def _fold(s: str) -> str:

@@ -11,9 +11,9 @@ read by the later passes.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from ..dsl import ast
 from ..dsl.source import SourceFile, Span
@@ -32,8 +32,11 @@ class SymbolKind(str, enum.Enum):
     TEMPLATE = "template"
 
 
-DECL_KINDS = {"middleware": SymbolKind.MIDDLEWARE, "router": SymbolKind.ROUTER,
-              "template": SymbolKind.TEMPLATE}
+DECL_KINDS = {
+    "middleware": SymbolKind.MIDDLEWARE,
+    "router": SymbolKind.ROUTER,
+    "template": SymbolKind.TEMPLATE,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +58,9 @@ class FileUnit:
     prefix: str = ""
     symbols: dict[str, Symbol] = field(default_factory=dict)
     python: dict[str, PyModule | None] = field(default_factory=dict)  # alias → scan (None: missing)
-    agent_files: dict[str, "FileUnit | None"] = field(default_factory=dict)
+    agent_files: dict[str, FileUnit | None] = field(default_factory=dict)
     mcp: dict[str, str] = field(default_factory=dict)  # alias → MCP server URL (A10)
-    prelude: "FileUnit | None" = None
+    prelude: FileUnit | None = None
 
     @property
     def base_dir(self) -> Path:

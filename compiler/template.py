@@ -16,8 +16,12 @@ from . import ir
 
 AGENT_IMPL = "agentc.stdlib.agent"
 ADD_MESSAGES = ir.ImportRef(module="agentc.stdlib.messages", attr="add_messages")
-HOOK_ORDER = (ir.HookPoint.BEFORE_AGENT, ir.HookPoint.BEFORE_MODEL, ir.HookPoint.AFTER_MODEL,
-              ir.HookPoint.AFTER_AGENT)
+HOOK_ORDER = (
+    ir.HookPoint.BEFORE_AGENT,
+    ir.HookPoint.BEFORE_MODEL,
+    ir.HookPoint.AFTER_MODEL,
+    ir.HookPoint.AFTER_AGENT,
+)
 WRAP_MODEL = (ir.HookPoint.WRAP_MODEL_CALL, ir.HookPoint.DYNAMIC_PROMPT)
 
 
@@ -29,7 +33,8 @@ class AgentParts:
     state: tuple[ir.ChannelSpec, ...] = ()
     limits: ir.Limits = field(default_factory=lambda: ir.Limits(steps=ir.Bound(value=9999)))
     checkpoint: ir.CheckpointSpec = field(
-        default_factory=lambda: ir.CheckpointSpec(kind=ir.CheckpointKind.NONE))
+        default_factory=lambda: ir.CheckpointSpec(kind=ir.CheckpointKind.NONE)
+    )
     interrupts: tuple[ir.InterruptSpec, ...] = ()
     doc: str | None = None
 
@@ -41,8 +46,11 @@ def _impl(attr: str) -> ir.ImportRef:
 def has_tools_node(spec: ir.AgentSpec) -> bool:
     """A11: local tools (the agent's, an MCP server's or a middleware's) or some
     wrap_tool_call."""
-    return bool(spec.tools) or bool(spec.mcp_tools) or any(
-        m.tools or ir.HookPoint.WRAP_TOOL_CALL in m.hooks for m in spec.middleware)
+    return (
+        bool(spec.tools)
+        or bool(spec.mcp_tools)
+        or any(m.tools or ir.HookPoint.WRAP_TOOL_CALL in m.hooks for m in spec.middleware)
+    )
 
 
 @dataclass(frozen=True)
@@ -69,25 +77,42 @@ def lower_agent(parts: AgentParts) -> ir.Graph:
     spec, span = parts.spec, parts.span
     pos = positions(spec)
     builder = _Builder(span, pos)
-    builder.nodes.append(ir.NodeSpec(name="model", kind=ir.NodeKind.MODEL,
-                                     impl=_impl("model_node"), span=span))
+    builder.nodes.append(
+        ir.NodeSpec(name="model", kind=ir.NodeKind.MODEL, impl=_impl("model_node"), span=span)
+    )
     if has_tools_node(spec):
-        builder.nodes.append(ir.NodeSpec(name="tools", kind=ir.NodeKind.TOOLS,
-                                         impl=_impl("tool_node"), span=span))
+        builder.nodes.append(
+            ir.NodeSpec(name="tools", kind=ir.NodeKind.TOOLS, impl=_impl("tool_node"), span=span)
+        )
     for m in spec.middleware:
         for point in HOOK_ORDER:
             if point in m.hooks:
-                builder.nodes.append(ir.NodeSpec(
-                    name=f"{m.name}.{point.value}", kind=ir.NodeKind.HOOK,
-                    impl=_impl("hook_node"), config={"middleware": m.name, "point": point.value},
-                    span=m.span))
+                builder.nodes.append(
+                    ir.NodeSpec(
+                        name=f"{m.name}.{point.value}",
+                        kind=ir.NodeKind.HOOK,
+                        impl=_impl("hook_node"),
+                        config={"middleware": m.name, "point": point.value},
+                        span=m.span,
+                    )
+                )
     builder.edge(ir.START, pos.entry)
     _loop_edges(builder, spec)
     _hook_chains(builder, pos)
-    return ir.Graph(name=parts.name, kind=ir.GraphKind.AGENT, state=_channels(parts),
-                    nodes=builder.nodes, edges=builder.edges, branches=builder.branches,
-                    interrupts=list(parts.interrupts), limits=parts.limits,
-                    checkpoint=parts.checkpoint, agent=spec, doc=parts.doc, span=span)
+    return ir.Graph(
+        name=parts.name,
+        kind=ir.GraphKind.AGENT,
+        state=_channels(parts),
+        nodes=builder.nodes,
+        edges=builder.edges,
+        branches=builder.branches,
+        interrupts=list(parts.interrupts),
+        limits=parts.limits,
+        checkpoint=parts.checkpoint,
+        agent=spec,
+        doc=parts.doc,
+        span=span,
+    )
 
 
 @dataclass
@@ -102,10 +127,17 @@ class _Builder:
         self.edges.append(ir.EdgeSpec(source=source, target=target, span=self.span))
 
     def branch(self, source: str, router: str, routes: dict[str, str], label: str) -> None:
-        self.branches.append(ir.BranchSpec(
-            source=source, kind=ir.BranchKind.ROUTER, router=_impl(router),
-            router_config={"exit": self.pos.exit, "loop_entry": self.pos.loop_entry},
-            routes=routes, label=label, span=self.span))
+        self.branches.append(
+            ir.BranchSpec(
+                source=source,
+                kind=ir.BranchKind.ROUTER,
+                router=_impl(router),
+                router_config={"exit": self.pos.exit, "loop_entry": self.pos.loop_entry},
+                routes=routes,
+                label=label,
+                span=self.span,
+            )
+        )
 
     def middleware_edge(self, name: str, default: str, jumps: list[ir.JumpTarget]) -> None:
         """langchain factory.py `_add_middleware_edge`: a branch when the hook may jump."""
@@ -125,7 +157,9 @@ class _Builder:
 def _loop_edges(b: _Builder, spec: ir.AgentSpec) -> None:
     pos = b.pos
     tool_output = spec.output is not None and spec.output.strategy in (
-        ir.OutputStrategy.TOOL, ir.OutputStrategy.AUTO)
+        ir.OutputStrategy.TOOL,
+        ir.OutputStrategy.AUTO,
+    )
     if has_tools_node(spec):
         direct = any(t.return_direct for t in spec.tools) or tool_output  # C5, G2
         # Always a branch, as factory.py:1755 adds it (get_graph marks it conditional);
@@ -140,8 +174,12 @@ def _loop_edges(b: _Builder, spec: ir.AgentSpec) -> None:
             routes["model"] = pos.loop_entry
         b.branch(pos.loop_exit, "model_to_tools", routes, "tool calls")
     elif tool_output:
-        b.branch(pos.loop_exit, "model_to_model", {"model": pos.loop_entry, "end": pos.exit},
-                 "structured output")
+        b.branch(
+            pos.loop_exit,
+            "model_to_model",
+            {"model": pos.loop_entry, "end": pos.exit},
+            "structured output",
+        )
     elif pos.loop_exit == "model":
         b.edge("model", pos.exit)
     else:
@@ -156,45 +194,74 @@ def _jumps(m: ir.MiddlewareSpec, point: ir.HookPoint) -> list[ir.JumpTarget]:
 def _hook_chains(b: _Builder, pos: Positions) -> None:
     ba = pos.with_hook[ir.HookPoint.BEFORE_AGENT]
     for m1, m2 in itertools.pairwise(ba):
-        b.middleware_edge(f"{m1.name}.before_agent", f"{m2.name}.before_agent",
-                          _jumps(m1, ir.HookPoint.BEFORE_AGENT))
+        b.middleware_edge(
+            f"{m1.name}.before_agent",
+            f"{m2.name}.before_agent",
+            _jumps(m1, ir.HookPoint.BEFORE_AGENT),
+        )
     if ba:
-        b.middleware_edge(f"{ba[-1].name}.before_agent", pos.loop_entry,
-                          _jumps(ba[-1], ir.HookPoint.BEFORE_AGENT))
+        b.middleware_edge(
+            f"{ba[-1].name}.before_agent", pos.loop_entry, _jumps(ba[-1], ir.HookPoint.BEFORE_AGENT)
+        )
     bm = pos.with_hook[ir.HookPoint.BEFORE_MODEL]
     for m1, m2 in itertools.pairwise(bm):
-        b.middleware_edge(f"{m1.name}.before_model", f"{m2.name}.before_model",
-                          _jumps(m1, ir.HookPoint.BEFORE_MODEL))
+        b.middleware_edge(
+            f"{m1.name}.before_model",
+            f"{m2.name}.before_model",
+            _jumps(m1, ir.HookPoint.BEFORE_MODEL),
+        )
     if bm:
-        b.middleware_edge(f"{bm[-1].name}.before_model", "model",
-                          _jumps(bm[-1], ir.HookPoint.BEFORE_MODEL))
+        b.middleware_edge(
+            f"{bm[-1].name}.before_model", "model", _jumps(bm[-1], ir.HookPoint.BEFORE_MODEL)
+        )
     am = pos.with_hook[ir.HookPoint.AFTER_MODEL]
     if am:  # after_model hooks run in reverse declaration order
         b.edge("model", f"{am[-1].name}.after_model")
         for m1, m2 in zip(reversed(am[1:]), reversed(am[:-1])):
-            b.middleware_edge(f"{m1.name}.after_model", f"{m2.name}.after_model",
-                              _jumps(m1, ir.HookPoint.AFTER_MODEL))
+            b.middleware_edge(
+                f"{m1.name}.after_model",
+                f"{m2.name}.after_model",
+                _jumps(m1, ir.HookPoint.AFTER_MODEL),
+            )
     aa = pos.with_hook[ir.HookPoint.AFTER_AGENT]
     for m1, m2 in zip(reversed(aa[1:]), reversed(aa[:-1])):
-        b.middleware_edge(f"{m1.name}.after_agent", f"{m2.name}.after_agent",
-                          _jumps(m1, ir.HookPoint.AFTER_AGENT))
+        b.middleware_edge(
+            f"{m1.name}.after_agent", f"{m2.name}.after_agent", _jumps(m1, ir.HookPoint.AFTER_AGENT)
+        )
     if aa:
-        b.middleware_edge(f"{aa[0].name}.after_agent", ir.END,
-                          _jumps(aa[0], ir.HookPoint.AFTER_AGENT))
+        b.middleware_edge(
+            f"{aa[0].name}.after_agent", ir.END, _jumps(aa[0], ir.HookPoint.AFTER_AGENT)
+        )
 
 
 def _channels(parts: AgentParts) -> list[ir.ChannelSpec]:
     span = parts.span
     base = [
-        ir.ChannelSpec(name="messages", type=ir.TypeSpec(display="messages", json_schema={
-            "type": "array", "items": {"type": "object"}}), reducer=ADD_MESSAGES, span=span),
-        ir.ChannelSpec(name="jump_to", type=ir.TypeSpec(
-            display='"model" | "tools" | "end"?',
-            json_schema={"anyOf": [{"enum": ["model", "tools", "end"]}, {"type": "null"}]}),
-            input=False, output=False, ephemeral=True, span=span),
-        ir.ChannelSpec(name="structured_response", type=ir.TypeSpec(display="any",
-                                                                     json_schema={}),
-                       input=False, span=span),
+        ir.ChannelSpec(
+            name="messages",
+            type=ir.TypeSpec(
+                display="messages", json_schema={"type": "array", "items": {"type": "object"}}
+            ),
+            reducer=ADD_MESSAGES,
+            span=span,
+        ),
+        ir.ChannelSpec(
+            name="jump_to",
+            type=ir.TypeSpec(
+                display='"model" | "tools" | "end"?',
+                json_schema={"anyOf": [{"enum": ["model", "tools", "end"]}, {"type": "null"}]},
+            ),
+            input=False,
+            output=False,
+            ephemeral=True,
+            span=span,
+        ),
+        ir.ChannelSpec(
+            name="structured_response",
+            type=ir.TypeSpec(display="any", json_schema={}),
+            input=False,
+            span=span,
+        ),
     ]
     seen = {c.name for c in base}
     extra = list(parts.state) + [c for m in parts.spec.middleware for c in m.state]

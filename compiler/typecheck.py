@@ -12,14 +12,17 @@ bool}`; everything else as written.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, error, register_code
 from .types import Ty, TyKind
 
-TYPE_MISMATCH = register_code("type-mismatch", "a value does not have the type its parameter or field declares")
+TYPE_MISMATCH = register_code(
+    "type-mismatch", "a value does not have the type its parameter or field declares"
+)
 
 CONTEXT_SIZES = ("tokens", "messages", "fraction")
 
@@ -35,10 +38,18 @@ class ValueEnv:
 
 def describe(expr: ast.Expr) -> str:
     return {
-        ast.StringLit: "a string", ast.IntLit: "an integer", ast.FloatLit: "a float",
-        ast.BoolLit: "a boolean", ast.NoneLit: "none", ast.DurationLit: "a duration",
-        ast.ListLit: "a list", ast.MapLit: "a map", ast.Ref: "a name", ast.Call: "a call",
-        ast.UnaryOp: "an expression", ast.BinaryOp: "an expression",
+        ast.StringLit: "a string",
+        ast.IntLit: "an integer",
+        ast.FloatLit: "a float",
+        ast.BoolLit: "a boolean",
+        ast.NoneLit: "none",
+        ast.DurationLit: "a duration",
+        ast.ListLit: "a list",
+        ast.MapLit: "a map",
+        ast.Ref: "a name",
+        ast.Call: "a call",
+        ast.UnaryOp: "an expression",
+        ast.BinaryOp: "an expression",
     }.get(type(expr), "a value")
 
 
@@ -64,14 +75,21 @@ def _check_union(expr: ast.Expr, ty: Ty, env: ValueEnv) -> list[Diagnostic]:
 
 
 def _mismatch(expr: ast.Expr, ty: Ty) -> Diagnostic:
-    return error(TYPE_MISMATCH, f"expected {ty.display()}, found {describe(expr)}", expr.span,
-                 f"expected {ty.display()}")
+    return error(
+        TYPE_MISMATCH,
+        f"expected {ty.display()}, found {describe(expr)}",
+        expr.span,
+        f"expected {ty.display()}",
+    )
 
 
 def _check_one(expr: ast.Expr, ty: Ty, env: ValueEnv) -> list[Diagnostic] | None:
     """[] fits; None: wrong shape; a list: right shape, wrong inside."""
-    if isinstance(expr, ast.UnaryOp) and expr.op == "-" and isinstance(
-            expr.operand, (ast.IntLit, ast.FloatLit)):
+    if (
+        isinstance(expr, ast.UnaryOp)
+        and expr.op == "-"
+        and isinstance(expr.operand, (ast.IntLit, ast.FloatLit))
+    ):
         expr = expr.operand
     k = ty.kind
     if k is TyKind.PRIM:
@@ -125,8 +143,14 @@ def _check_context_size(expr: ast.Expr) -> list[Diagnostic] | None:
     kind = expr.callee.dotted
     args = expr.args
     if len(args) != 1 or args[0].name is not None:
-        return [error(TYPE_MISMATCH, f"`{kind}(…)` takes one number", expr.span,
-                      "expected one positional argument")]
+        return [
+            error(
+                TYPE_MISMATCH,
+                f"`{kind}(…)` takes one number",
+                expr.span,
+                "expected one positional argument",
+            )
+        ]
     value = args[0].value
     if kind == "fraction":
         ok = isinstance(value, (ast.FloatLit, ast.IntLit)) and 0 < value.value <= 1
@@ -140,6 +164,7 @@ def _check_context_size(expr: ast.Expr) -> list[Diagnostic] | None:
 
 
 # ---------------------------------------------------------------- JSON
+
 
 def to_json(expr: ast.Expr, env: ValueEnv | None = None) -> Any:
     if isinstance(expr, (ast.StringLit, ast.IntLit, ast.FloatLit, ast.BoolLit)):
@@ -163,8 +188,9 @@ def to_json(expr: ast.Expr, env: ValueEnv | None = None) -> Any:
 
 def is_literal(expr: ast.Expr) -> bool:
     """A value `to_json` can turn into JSON without a name lookup."""
-    if isinstance(expr, (ast.StringLit, ast.IntLit, ast.FloatLit, ast.BoolLit, ast.NoneLit,
-                         ast.DurationLit)):
+    if isinstance(
+        expr, (ast.StringLit, ast.IntLit, ast.FloatLit, ast.BoolLit, ast.NoneLit, ast.DurationLit)
+    ):
         return True
     if isinstance(expr, ast.ListLit):
         return all(is_literal(i) for i in expr.items)

@@ -9,14 +9,17 @@ become a diagnostic and the type `any`, so one mistake is reported once.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, error, register_code
 from .suggest import did_you_mean
 
-UNKNOWN_TYPE = register_code("unknown-type", "a type name is neither built in nor a declared schema")
+UNKNOWN_TYPE = register_code(
+    "unknown-type", "a type name is neither built in nor a declared schema"
+)
 
 
 class TyKind(str, enum.Enum):
@@ -40,7 +43,7 @@ BUILTIN_TYPE_NAMES = PRIMS + SPECIALS + GENERICS + ("messages",)
 class Ty:
     kind: TyKind
     name: str = ""  # PRIM / SCHEMA / SPECIAL name
-    args: tuple["Ty", ...] = ()  # LIST (1), MAP (1), UNION (n)
+    args: tuple[Ty, ...] = ()  # LIST (1), MAP (1), UNION (n)
     value: Any = None  # LITERAL
 
     def display(self) -> str:
@@ -65,8 +68,11 @@ class Ty:
 
     @property
     def is_optional(self) -> bool:
-        return self == NONE or self == ANY or (
-            self.kind is TyKind.UNION and any(a.is_optional for a in self.args))
+        return (
+            self == NONE
+            or self == ANY
+            or (self.kind is TyKind.UNION and any(a.is_optional for a in self.args))
+        )
 
 
 def _literal_text(value: Any) -> str:
@@ -89,7 +95,7 @@ STR = prim("str")
 def union(options: Iterable[Ty]) -> Ty:
     flat: list[Ty] = []
     for o in options:
-        for member in (o.args if o.kind is TyKind.UNION else (o,)):
+        for member in o.args if o.kind is TyKind.UNION else (o,):
             if member not in flat:
                 flat.append(member)
     return flat[0] if len(flat) == 1 else Ty(TyKind.UNION, args=tuple(flat))
@@ -102,8 +108,7 @@ class TypeScope:
     schemas: frozenset[str]
 
 
-def resolve_type(texpr: ast.TypeExpr, scope: TypeScope,
-                 report: Callable[[Diagnostic], None]) -> Ty:
+def resolve_type(texpr: ast.TypeExpr, scope: TypeScope, report: Callable[[Diagnostic], None]) -> Ty:
     if isinstance(texpr, ast.OptionalType):
         return union([resolve_type(texpr.inner, scope, report), NONE])
     if isinstance(texpr, ast.UnionType):
@@ -121,9 +126,15 @@ def _generic(texpr: ast.GenericType, scope: TypeScope, report) -> Ty:
     want = {"list": 1, "map": 1, "dict": 2}.get(name)
     if want is None or len(args) != want:
         shape = {"list": "list[T]", "map": "map[T]", "dict": "dict[str, T]"}.get(name)
-        report(error(UNKNOWN_TYPE, f"`{name}[…]` is not a generic type", texpr.span,
-                     "unknown generic type" if shape is None else f"expected {shape}",
-                     help="use `list[T]`, `map[T]` or `dict[str, T]`"))
+        report(
+            error(
+                UNKNOWN_TYPE,
+                f"`{name}[…]` is not a generic type",
+                texpr.span,
+                "unknown generic type" if shape is None else f"expected {shape}",
+                help="use `list[T]`, `map[T]` or `dict[str, T]`",
+            )
+        )
         return ANY
     if name == "list":
         return Ty(TyKind.LIST, args=(args[0],))
@@ -143,15 +154,27 @@ def _named(texpr: ast.NamedType, scope: TypeScope, report) -> Ty:
     if name in scope.schemas:
         return Ty(TyKind.SCHEMA, name)
     candidates = list(BUILTIN_TYPE_NAMES) + sorted(scope.schemas)
-    report(error(UNKNOWN_TYPE, f"unknown type `{name}`", texpr.span, "not a type",
-                 help=did_you_mean(name, candidates)))
+    report(
+        error(
+            UNKNOWN_TYPE,
+            f"unknown type `{name}`",
+            texpr.span,
+            "not a type",
+            help=did_you_mean(name, candidates),
+        )
+    )
     return ANY
 
 
 # ---------------------------------------------------------------- JSON Schema
 
-_JSON_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean",
-               "none": "null"}
+_JSON_TYPES = {
+    "str": "string",
+    "int": "integer",
+    "float": "number",
+    "bool": "boolean",
+    "none": "null",
+}
 
 
 def json_schema(ty: Ty) -> dict[str, Any]:

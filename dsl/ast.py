@@ -14,8 +14,8 @@ from typing import Union
 from .nodes import Node, finish, node
 from .source import Span
 
-
 # ---------------------------------------------------------------- names and expressions
+
 
 @node
 class Name(Node):
@@ -66,14 +66,14 @@ class DurationLit(Node):
 
 @node
 class ListLit(Node):
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
     span: Span
 
 
 @node
 class MapEntry(Node):
     key: Name
-    value: "Expr"
+    value: Expr
     span: Span
 
 
@@ -100,7 +100,7 @@ class Arg(Node):
     """A call argument, positional (`name` is None) or keyword (`prompt: "…"`)."""
 
     name: Name | None
-    value: "Expr"
+    value: Expr
     span: Span
 
 
@@ -116,23 +116,36 @@ class Call(Node):
 @node
 class UnaryOp(Node):
     op: str  # "not" | "-"
-    operand: "Expr"
+    operand: Expr
     span: Span
 
 
 @node
 class BinaryOp(Node):
     op: str  # "==" "!=" "<" "<=" ">" ">=" "and" "or" "in"
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     span: Span
 
 
-Expr = Union[StringLit, IntLit, FloatLit, BoolLit, NoneLit, DurationLit, ListLit, MapLit,
-             Ref, Call, UnaryOp, BinaryOp]
+Expr = Union[
+    StringLit,
+    IntLit,
+    FloatLit,
+    BoolLit,
+    NoneLit,
+    DurationLit,
+    ListLit,
+    MapLit,
+    Ref,
+    Call,
+    UnaryOp,
+    BinaryOp,
+]
 
 
 # ---------------------------------------------------------------- types
+
 
 @node
 class NamedType(Node):
@@ -147,7 +160,7 @@ class GenericType(Node):
     """`list[str]`, `map[int]`, `dict[str, int]`."""
 
     name: Name
-    args: tuple["TypeExpr", ...]
+    args: tuple[TypeExpr, ...]
     span: Span
 
 
@@ -155,7 +168,7 @@ class GenericType(Node):
 class OptionalType(Node):
     """`T?`: the value may be none."""
 
-    inner: "TypeExpr"
+    inner: TypeExpr
     span: Span
 
 
@@ -163,7 +176,7 @@ class OptionalType(Node):
 class UnionType(Node):
     """`A | B`; with literal members this is an enumeration: `"end" | "error"`."""
 
-    options: tuple["TypeExpr", ...]
+    options: tuple[TypeExpr, ...]
     span: Span
 
 
@@ -177,6 +190,7 @@ TypeExpr = Union[NamedType, GenericType, OptionalType, UnionType, LiteralType]
 
 
 # ---------------------------------------------------------------- shared statements
+
 
 @node
 class FieldDecl(Node):
@@ -247,6 +261,7 @@ class SettingStmt(Node):
 
 # ---------------------------------------------------------------- agent block
 
+
 @node
 class ModelStmt(Node):
     """`model "openai:gpt-4o-mini" { temperature: 0 }`."""
@@ -278,8 +293,18 @@ class OutputStmt(Node):
     span: Span
 
 
-AgentStmt = Union[ModelStmt, PromptStmt, ToolsStmt, OutputStmt, MiddlewareStmt, LimitsStmt,
-                  CheckpointStmt, StateStmt, InterruptStmt, SettingStmt]
+AgentStmt = Union[
+    ModelStmt,
+    PromptStmt,
+    ToolsStmt,
+    OutputStmt,
+    MiddlewareStmt,
+    LimitsStmt,
+    CheckpointStmt,
+    StateStmt,
+    InterruptStmt,
+    SettingStmt,
+]
 
 
 @node
@@ -291,6 +316,7 @@ class AgentDecl(Node):
 
 
 # ---------------------------------------------------------------- graph block
+
 
 @node
 class NodeDecl(Node):
@@ -345,8 +371,18 @@ class HookDecl(Node):
     span: Span
 
 
-GraphStmt = Union[StateStmt, NodeDecl, EdgeDecl, RouteDecl, HookDecl, InterruptStmt,
-                  LimitsStmt, CheckpointStmt, MiddlewareStmt, SettingStmt]
+GraphStmt = Union[
+    StateStmt,
+    NodeDecl,
+    EdgeDecl,
+    RouteDecl,
+    HookDecl,
+    InterruptStmt,
+    LimitsStmt,
+    CheckpointStmt,
+    MiddlewareStmt,
+    SettingStmt,
+]
 
 
 @node
@@ -358,6 +394,7 @@ class GraphDecl(Node):
 
 
 # ---------------------------------------------------------------- top level
+
 
 @node
 class VersionDecl(Node):

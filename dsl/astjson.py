@@ -20,17 +20,21 @@ import hashlib
 import json
 import os
 from bisect import bisect_right
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from . import ast
 from .source import Pos, SourceFile, Span
 
 _CLASSES: dict[str, type] = {
-    name: obj for name, obj in vars(ast).items()
-    if isinstance(obj, type) and issubclass(obj, ast.Node) and obj is not ast.Node}
+    name: obj
+    for name, obj in vars(ast).items()
+    if isinstance(obj, type) and issubclass(obj, ast.Node) and obj is not ast.Node
+}
 _FIELDS: dict[type, tuple[str, ...]] = {
-    cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in _CLASSES.values()}
+    cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in _CLASSES.values()
+}
 FORMAT = 1  # bump when the encoding itself changes
 
 
@@ -44,8 +48,10 @@ def encode(module: ast.Module) -> str:
 
 def _enc(value: Any) -> Any:
     if isinstance(value, ast.Node):
-        return {"@": type(value).__name__, "a": [_enc(getattr(value, n))
-                                                 for n in _FIELDS[type(value)]]}
+        return {
+            "@": type(value).__name__,
+            "a": [_enc(getattr(value, n)) for n in _FIELDS[type(value)]],
+        }
     if isinstance(value, Span):
         return {"s": value.start.offset, "e": value.end.offset}
     if isinstance(value, tuple):
@@ -97,14 +103,17 @@ class _Decoder:
 
 # ---------------------------------------------------------------- the cache
 
-_PARSER_FILES = (Path(__file__).with_name("ast.py"), Path(__file__).with_name("build.py"),
-                 Path(__file__).with_name("nodes.py"))
+_PARSER_FILES = (
+    Path(__file__).with_name("ast.py"),
+    Path(__file__).with_name("build.py"),
+    Path(__file__).with_name("nodes.py"),
+)
 
 
 def cache_key(text: str, version: str) -> str:
     from agentc.grammar import GRAMMAR_PATH
 
-    digest = hashlib.sha256(f"{FORMAT}\0{version}\0{text}".encode("utf-8"))
+    digest = hashlib.sha256(f"{FORMAT}\0{version}\0{text}".encode())
     for path in (GRAMMAR_PATH, *_PARSER_FILES):
         try:
             digest.update(path.read_bytes())
@@ -113,8 +122,9 @@ def cache_key(text: str, version: str) -> str:
     return digest.hexdigest()[:24]
 
 
-def cached_parse(text: str, name: str, version: str, parse: Callable[[str, str], Any]
-                 ) -> tuple[ast.Module | None, SourceFile, tuple]:
+def cached_parse(
+    text: str, name: str, version: str, parse: Callable[[str, str], Any]
+) -> tuple[ast.Module | None, SourceFile, tuple]:
     """`(module, source, diagnostics)` of `text`, from the user cache when it is there."""
     from agentc.grammar import cache_dir
 

@@ -11,10 +11,9 @@ sign directly before a number folded into the number.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
-
-from bisect import bisect_right
 
 from lark import Token, Tree
 
@@ -26,8 +25,16 @@ from .syntax_errors import BAD_LITERAL, bad_number
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h)")
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\s\S])")
-_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", '"': '"', "'": "'",
-                   "\\": "\\", "/": "/"}
+_SIMPLE_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "0": "\0",
+    '"': '"',
+    "'": "'",
+    "\\": "\\",
+    "/": "/",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +139,9 @@ class AstBuilder:
         params = params or ()
         variadic = any(isinstance(p, _Variadic) for p in params)
         real = tuple(p for p in params if not isinstance(p, _Variadic))
-        return ast.DeclareDecl(kind, name, real, impl, attrs, doc, self._span(meta),
-                               variadic=variadic)
+        return ast.DeclareDecl(
+            kind, name, real, impl, attrs, doc, self._span(meta), variadic=variadic
+        )
 
     def decl_kind(self, meta, children):
         return self._name(children[0])
@@ -331,8 +339,9 @@ class AstBuilder:
 
     def call(self, meta, children):
         callee, *args = children
-        wrapped = tuple(a if isinstance(a, ast.Arg) else ast.Arg(None, a, a.span)
-                        for a in args if a is not None)
+        wrapped = tuple(
+            a if isinstance(a, ast.Arg) else ast.Arg(None, a, a.span) for a in args if a is not None
+        )
         return ast.Call(callee, wrapped, self._span(meta))
 
     def kwarg(self, meta, children):
@@ -361,8 +370,13 @@ class AstBuilder:
         try:
             return int(tok.value)
         except ValueError:  # more digits than Python converts (sys.int_info)
-            self.diagnostics.append(error(BAD_LITERAL, f"the number `{str(tok.value)[:20]}…` "
-                                          "is too long", self._tok_span(tok)))
+            self.diagnostics.append(
+                error(
+                    BAD_LITERAL,
+                    f"the number `{str(tok.value)[:20]}…` is too long",
+                    self._tok_span(tok),
+                )
+            )
             return 0
 
     def _unescape(self, raw: str, offset: int | None, whole: Span) -> str:
@@ -387,9 +401,15 @@ class AstBuilder:
         if offset is not None:
             span = self.source.span(offset + m.start(), offset + m.end())
         shown = m.group(0) if m.group(0).isprintable() else repr(m.group(0))[1:-1]
-        self.diagnostics.append(error(BAD_LITERAL, f"unknown escape `{shown}` in a string",
-                                      span, "unknown escape",
-                                      help='write `\\\\` for a backslash'))
+        self.diagnostics.append(
+            error(
+                BAD_LITERAL,
+                f"unknown escape `{shown}` in a string",
+                span,
+                "unknown escape",
+                help="write `\\\\` for a backslash",
+            )
+        )
         return m.group(0)
 
 

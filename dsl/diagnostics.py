@@ -10,8 +10,8 @@ is registered once with a one-line summary (`register_code`) and documented in
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
 
 from .source import Span
 
@@ -47,18 +47,34 @@ class Diagnostic:
         return self.severity is Severity.ERROR
 
 
-def error(code: str, message: str, span: Span, label: str | None = None, *,
-          secondary: Iterable[Label] = (), notes: Iterable[str] = (),
-          help: str | None = None) -> Diagnostic:
-    return Diagnostic(code, Severity.ERROR, message, Label(span, label),
-                      tuple(secondary), tuple(notes), help)
+def error(
+    code: str,
+    message: str,
+    span: Span,
+    label: str | None = None,
+    *,
+    secondary: Iterable[Label] = (),
+    notes: Iterable[str] = (),
+    help: str | None = None,
+) -> Diagnostic:
+    return Diagnostic(
+        code, Severity.ERROR, message, Label(span, label), tuple(secondary), tuple(notes), help
+    )
 
 
-def warning(code: str, message: str, span: Span, label: str | None = None, *,
-            secondary: Iterable[Label] = (), notes: Iterable[str] = (),
-            help: str | None = None) -> Diagnostic:
-    return Diagnostic(code, Severity.WARNING, message, Label(span, label),
-                      tuple(secondary), tuple(notes), help)
+def warning(
+    code: str,
+    message: str,
+    span: Span,
+    label: str | None = None,
+    *,
+    secondary: Iterable[Label] = (),
+    notes: Iterable[str] = (),
+    help: str | None = None,
+) -> Diagnostic:
+    return Diagnostic(
+        code, Severity.WARNING, message, Label(span, label), tuple(secondary), tuple(notes), help
+    )
 
 
 @dataclass
@@ -87,8 +103,10 @@ class Diagnostics:
 
     def sorted(self) -> list[Diagnostic]:
         """File order: by file, then offset, errors before warnings at one place."""
-        return sorted(self.items, key=lambda d: (d.span.file, d.span.start.offset,
-                                                 d.severity is not Severity.ERROR))
+        return sorted(
+            self.items,
+            key=lambda d: (d.span.file, d.span.start.offset, d.severity is not Severity.ERROR),
+        )
 
     def __iter__(self) -> Iterator[Diagnostic]:
         return iter(self.items)

@@ -41,8 +41,11 @@ def _atom(value: Any) -> str | None:
 
 def _leafy(node: Any) -> bool:
     """A node whose fields are all atoms prints on one line."""
-    return all(_atom(getattr(node, f.name)) is not None
-               for f in dataclasses.fields(node) if f.name != "span")
+    return all(
+        _atom(getattr(node, f.name)) is not None
+        for f in dataclasses.fields(node)
+        if f.name != "span"
+    )
 
 
 def _head(node: Any, spans: bool) -> str:
@@ -61,8 +64,9 @@ def _emit(node: Any, depth: int, out: list[str], spans: bool, prefix: str = "") 
     elif isinstance(node, tuple):
         _emit_tuple(node, depth, out, spans, prefix)
     elif _leafy(node):
-        fields = " ".join(_atom(getattr(node, f.name)) for f in dataclasses.fields(node)
-                          if f.name != "span")
+        fields = " ".join(
+            _atom(getattr(node, f.name)) for f in dataclasses.fields(node) if f.name != "span"
+        )
         out.append(f"{pad}{prefix}{_head(node, spans)}{' ' + fields if fields else ''})")
     else:
         out.append(f"{pad}{prefix}{_head(node, spans)}")

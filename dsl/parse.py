@@ -116,8 +116,11 @@ def parse_file(path: str | Path) -> ParseResult:
     except OSError as exc:
         source = SourceFile(name, "")
         reason = exc.strerror or type(exc).__name__
-        return ParseResult(None, (error(UNREADABLE, f"cannot read `{name}`: {reason.lower()}",
-                                        source.span(0, 0)),), source)
+        return ParseResult(
+            None,
+            (error(UNREADABLE, f"cannot read `{name}`: {reason.lower()}", source.span(0, 0)),),
+            source,
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -127,10 +130,15 @@ def parse_file(path: str | Path) -> ParseResult:
 
 def _undecodable(name: str, data: bytes, exc: UnicodeDecodeError) -> ParseResult:
     source = SourceFile(name, data.decode("utf-8", errors="replace"))
-    at = len(data[:exc.start].decode("utf-8", errors="replace"))
-    diagnostic = error(UNREADABLE, f"`{name}` is not valid UTF-8", source.span(at, at + 1),
-                       f"byte 0x{data[exc.start]:02x} cannot start a UTF-8 character",
-                       help="save the file as UTF-8")
+    at = len(data[: exc.start].decode("utf-8", errors="replace"))
+    diagnostic = error(
+        UNREADABLE,
+        f"`{name}` is not valid UTF-8",
+        source.span(at, at + 1),
+        f"byte 0x{data[exc.start]:02x} cannot start a UTF-8 character",
+        help="save the file as UTF-8",
+    )
     return ParseResult(None, (diagnostic,), source)
+
 
 __all__ = ["ParseResult", "parse", "parse_file"]

@@ -18,8 +18,9 @@ A label on a span of several lines is underlined on its first line only. Columns
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from .diagnostics import Diagnostic, Label, Severity
 from .source import SourceFile, Span
@@ -30,6 +31,7 @@ _TAB = "    "
 
 
 # ---------------------------------------------------------------- colour
+
 
 @dataclass(frozen=True, slots=True)
 class _Style:
@@ -46,8 +48,13 @@ _SECONDARY = "1;34"
 
 # ---------------------------------------------------------------- human
 
-def render_human(diagnostics: Iterable[Diagnostic], sources: Mapping[str, SourceFile],
-                 color: bool = False, width: int = DEFAULT_WIDTH) -> str:
+
+def render_human(
+    diagnostics: Iterable[Diagnostic],
+    sources: Mapping[str, SourceFile],
+    color: bool = False,
+    width: int = DEFAULT_WIDTH,
+) -> str:
     """Every diagnostic as a snippet with carets, then one summary line per file."""
     items = list(diagnostics)
     style = _Style(color)
@@ -56,8 +63,7 @@ def render_human(diagnostics: Iterable[Diagnostic], sources: Mapping[str, Source
     return "\n".join(blocks + summary) + ("\n" if blocks or summary else "")
 
 
-def _render_one(d: Diagnostic, sources: Mapping[str, SourceFile], style: _Style,
-                width: int) -> str:
+def _render_one(d: Diagnostic, sources: Mapping[str, SourceFile], style: _Style, width: int) -> str:
     colour = _SEVERITY_COLOUR[d.severity]
     head = style.paint(f"{d.severity.value}[{d.code}]", colour) + style.paint(f": {d.message}", "1")
     labels = [(d.primary, True)] + [(label, False) for label in d.secondary]
@@ -67,7 +73,9 @@ def _render_one(d: Diagnostic, sources: Mapping[str, SourceFile], style: _Style,
     for index, file in enumerate(_files_in_order(labels)):
         arrow = "-->" if index == 0 else ":::"
         first = next(label for label, _ in labels if label.span.file == file).span
-        lines.append(f"{pad}{style.paint(arrow, _GUTTER)} {file}:{first.start.line}:{first.start.col}")
+        lines.append(
+            f"{pad}{style.paint(arrow, _GUTTER)} {file}:{first.start.line}:{first.start.col}"
+        )
         source = sources.get(file)
         if source is not None:
             file_labels = [(lb, p) for lb, p in labels if lb.span.file == file]
@@ -84,8 +92,14 @@ def _files_in_order(labels: Sequence[tuple[Label, bool]]) -> list[str]:
     return files
 
 
-def _snippet(source: SourceFile, labels: list[tuple[Label, bool]], gutter: int,
-             style: _Style, colour: str, width: int) -> list[str]:
+def _snippet(
+    source: SourceFile,
+    labels: list[tuple[Label, bool]],
+    gutter: int,
+    style: _Style,
+    colour: str,
+    width: int,
+) -> list[str]:
     bar = style.paint(" " * gutter + " |", _GUTTER)
     out = [bar]
     by_line: dict[int, list[tuple[Label, bool]]] = {}
@@ -100,8 +114,15 @@ def _snippet(source: SourceFile, labels: list[tuple[Label, bool]], gutter: int,
     return out
 
 
-def _annotated_line(source: SourceFile, line: int, labels: list[tuple[Label, bool]],
-                    gutter: int, style: _Style, colour: str, width: int) -> list[str]:
+def _annotated_line(
+    source: SourceFile,
+    line: int,
+    labels: list[tuple[Label, bool]],
+    gutter: int,
+    style: _Style,
+    colour: str,
+    width: int,
+) -> list[str]:
     text = source.line_text(line)
     shown, cut = _window(text, min(lb.span.start.col for lb, _ in labels), width)
     number = style.paint(f"{line:>{gutter}} |", _GUTTER)
@@ -121,7 +142,7 @@ def _window(text: str, col: int, width: int) -> tuple[str, int]:
     if _display_width(text) <= width:
         return text, 0
     cut = max(0, min(col - 1 - width // 3, len(text) - width + 3))
-    shown = text[cut:cut + width - 3] if cut == 0 else "..." + text[cut:cut + width - 6]
+    shown = text[cut : cut + width - 3] if cut == 0 else "..." + text[cut : cut + width - 6]
     return shown + "...", cut
 
 
@@ -133,7 +154,7 @@ def _underline(text: str, span: Span, line: int, cut: int) -> tuple[int, int]:
     else:
         end = len(text)
     prefix = text[:start].replace("\t", _TAB)
-    marked = text[start:max(start, end)].replace("\t", _TAB)
+    marked = text[start : max(start, end)].replace("\t", _TAB)
     shift = 3 if cut else 0
     begin = max(0, _display_width(prefix) - cut + shift)
     return begin, max(1, _display_width(marked))
@@ -142,8 +163,10 @@ def _underline(text: str, span: Span, line: int, cut: int) -> tuple[int, int]:
 def _display_width(text: str) -> int:
     if text.isascii():
         return len(text)
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else
-               0 if unicodedata.combining(ch) else 1 for ch in text)
+    return sum(
+        2 if unicodedata.east_asian_width(ch) in "WF" else 0 if unicodedata.combining(ch) else 1
+        for ch in text
+    )
 
 
 def _footer(d: Diagnostic, gutter: int, style: _Style) -> list[str]:
@@ -151,8 +174,9 @@ def _footer(d: Diagnostic, gutter: int, style: _Style) -> list[str]:
         return []
     pad = " " * gutter
     out = [style.paint(f"{pad} |", _GUTTER)]
-    out.extend(f"{pad} {style.paint('=', _GUTTER)} {style.paint('note', '1')}: {n}"
-               for n in d.notes)
+    out.extend(
+        f"{pad} {style.paint('=', _GUTTER)} {style.paint('note', '1')}: {n}" for n in d.notes
+    )
     if d.help is not None:
         out.append(f"{pad} {style.paint('=', _GUTTER)} {style.paint('help', '1')}: {d.help}")
     return out
@@ -185,16 +209,18 @@ def summary_lines(diagnostics: Iterable[Diagnostic], style: _Style | None = None
 
 # ---------------------------------------------------------------- short
 
+
 def render_short(diagnostics: Iterable[Diagnostic]) -> str:
     """`file:line:col: error[code]: message`, one line per diagnostic."""
-    return "".join(f"{d.span}: {d.severity.value}[{d.code}]: {d.message}\n"
-                   for d in diagnostics)
+    return "".join(f"{d.span}: {d.severity.value}[{d.code}]: {d.message}\n" for d in diagnostics)
 
 
 # ---------------------------------------------------------------- json
 
-def render_json(diagnostics: Iterable[Diagnostic],
-                sources: Mapping[str, SourceFile]) -> dict[str, Any]:
+
+def render_json(
+    diagnostics: Iterable[Diagnostic], sources: Mapping[str, SourceFile]
+) -> dict[str, Any]:
     """A `json.dumps`-ready object (schema `version` 1):
 
     `{"version": 1, "diagnostics": [{"code", "severity", "message", "file", "span",
@@ -206,8 +232,10 @@ def render_json(diagnostics: Iterable[Diagnostic],
     return {
         "version": JSON_SCHEMA_VERSION,
         "diagnostics": [_json_diagnostic(d, sources) for d in items],
-        "summary": {"errors": sum(d.severity is Severity.ERROR for d in items),
-                    "warnings": sum(d.severity is Severity.WARNING for d in items)},
+        "summary": {
+            "errors": sum(d.severity is Severity.ERROR for d in items),
+            "warnings": sum(d.severity is Severity.WARNING for d in items),
+        },
     }
 
 
@@ -219,8 +247,9 @@ def _json_diagnostic(d: Diagnostic, sources: Mapping[str, SourceFile]) -> dict[s
         "file": d.span.file,
         "span": json_span(d.span, sources),
         "label": d.primary.text,
-        "secondary": [{"span": json_span(lb.span, sources), "label": lb.text}
-                      for lb in d.secondary],
+        "secondary": [
+            {"span": json_span(lb.span, sources), "label": lb.text} for lb in d.secondary
+        ],
         "notes": list(d.notes),
         "help": d.help,
     }
@@ -236,5 +265,12 @@ def json_span(span: Span, sources: Mapping[str, SourceFile]) -> dict[str, Any]:
     return {"file": span.file, "start": point(span.start), "end": point(span.end)}
 
 
-__all__ = ["render_human", "render_short", "render_json", "summary_lines", "json_span",
-           "JSON_SCHEMA_VERSION", "DEFAULT_WIDTH"]
+__all__ = [
+    "render_human",
+    "render_short",
+    "render_json",
+    "summary_lines",
+    "json_span",
+    "JSON_SCHEMA_VERSION",
+    "DEFAULT_WIDTH",
+]

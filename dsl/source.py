@@ -32,7 +32,7 @@ class Span:
     def __str__(self) -> str:
         return f"{self.file}:{self.start.line}:{self.start.col}"
 
-    def cover(self, other: "Span") -> "Span":
+    def cover(self, other: Span) -> Span:
         """The smallest span holding both (same file)."""
         start = self.start if self.start.offset <= other.start.offset else other.start
         end = self.end if self.end.offset >= other.end.offset else other.end

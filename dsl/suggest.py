@@ -7,7 +7,7 @@ about a third of the name's length (rustc's rule of thumb).
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def _fold(name: str) -> str:
@@ -26,8 +26,9 @@ def distance(a: str, b: str, limit: int | None = None) -> int:
     for i in range(1, len(a) + 1):
         current = [i]
         for j in range(1, len(b) + 1):
-            cost = min(previous[j] + 1, current[j - 1] + 1,
-                       previous[j - 1] + (a[i - 1] != b[j - 1]))
+            cost = min(
+                previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] != b[j - 1])
+            )
             if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
                 cost = min(cost, before[j - 2] + 1)
             current.append(cost)

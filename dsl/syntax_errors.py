@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -31,7 +31,8 @@ from .source import SourceFile
 UNCLOSED_BLOCK = register_code("unclosed-block", "a `{`, `[` or `(` is never closed")
 UNTERMINATED_STRING = register_code("unterminated-string", "a string has no closing quote")
 BAD_LITERAL = register_code(
-    "bad-literal", "a number, duration or string escape is not written correctly")
+    "bad-literal", "a number, duration or string escape is not written correctly"
+)
 
 MAX_SYNTAX_ERRORS = 20
 
@@ -39,30 +40,36 @@ _CLOSER = {"{": "}", "[": "]", "(": ")"}
 _OPENER = {v: k for k, v in _CLOSER.items()}
 
 # One pass over the text: strings (possibly unterminated), comments, brackets, words.
-_SCAN = re.compile(r'''
+_SCAN = re.compile(
+    r'''
     (?P<long>"""(?:[^"\\]|\\[\s\S]|"(?!""))*(?:"""|\Z))
   | (?P<str>"(?:[^"\\\n]|\\[^\n])*"?)
   | (?P<comment>\#[^\n]*)
   | (?P<bracket>[{}\[\]()])
   | (?P<word>[^\s#"{}\[\]()]+)
-''', re.VERBOSE)
+''',
+    re.VERBOSE,
+)
 
 _TOP_LEVEL = re.compile(
     r'^(?:use[ \t]+"'
     r'|(?:schema|agent|graph)[ \t]+[A-Za-z_]\w*[ \t]*(?:"|\{)'
-    r'|(?:middleware|router|template)[ \t]+[A-Za-z_]\w*[ \t]*\()', re.MULTILINE)
+    r"|(?:middleware|router|template)[ \t]+[A-Za-z_]\w*[ \t]*\()",
+    re.MULTILINE,
+)
 
 _WORD_AT_LINE_START = re.compile(r"[ \t]*([A-Za-z_]\w*)")
 
 
 # ---------------------------------------------------------------- scanning the text
 
+
 @dataclass(frozen=True, slots=True)
 class _Scan:
     """What a light scan of `text[start:stop]` learned."""
 
     open_brackets: tuple[int, ...]  # offsets of openers never closed, outermost first
-    last_end: int                   # end of the last thing that is not a comment or space
+    last_end: int  # end of the last thing that is not a comment or space
     long_strings: tuple[tuple[int, int], ...]
 
 
@@ -109,22 +116,63 @@ def _inside(spans: tuple[tuple[int, int], ...], offset: int) -> bool:
 # ---------------------------------------------------------------- words for tokens
 
 _NAMED_TERMINALS = {
-    "NAME": "a name", "STRING": "a string", "LONG_STRING": "a string",
-    "INT": "a number", "FLOAT": "a number", "DURATION": "a duration",
+    "NAME": "a name",
+    "STRING": "a string",
+    "LONG_STRING": "a string",
+    "INT": "a number",
+    "FLOAT": "a number",
+    "DURATION": "a duration",
     "$END": "the end of the file",
 }
 _IGNORED_TERMINALS = {"GAP", "BAD_NUMBER"}
 
 # Keywords that also count as names where a name is expected (`name` in the grammar).
-SOFT_KEYWORDS = frozenset({
-    "model", "prompt", "tools", "output", "middleware", "state", "limits", "interrupt",
-    "checkpoint", "node", "edge", "route", "hook", "use", "schema", "agent", "graph",
-    "router", "template", "agentc", "as"})
+SOFT_KEYWORDS = frozenset(
+    {
+        "model",
+        "prompt",
+        "tools",
+        "output",
+        "middleware",
+        "state",
+        "limits",
+        "interrupt",
+        "checkpoint",
+        "node",
+        "edge",
+        "route",
+        "hook",
+        "use",
+        "schema",
+        "agent",
+        "graph",
+        "router",
+        "template",
+        "agentc",
+        "as",
+    }
+)
 
 # What can start a type, and what can start a value: named as one thing in messages.
 _TYPE_START = frozenset({"NAME", "STRING", "LONG_STRING", "INT", "none", "true", "false", "("})
-_VALUE_START = frozenset({"NAME", "STRING", "LONG_STRING", "INT", "FLOAT", "DURATION",
-                          "none", "true", "false", "(", "[", "{", "-", "not"})
+_VALUE_START = frozenset(
+    {
+        "NAME",
+        "STRING",
+        "LONG_STRING",
+        "INT",
+        "FLOAT",
+        "DURATION",
+        "none",
+        "true",
+        "false",
+        "(",
+        "[",
+        "{",
+        "-",
+        "not",
+    }
+)
 
 
 def _expected(exc: UnexpectedInput) -> set[str]:
@@ -184,24 +232,42 @@ def _describe_token(token: Token) -> str:
 
 # What a keyword must be followed by, for "expected … after `edge`".
 _AFTER = {
-    "edge": "a node name", "node": "a node name", "route": "a node name",
-    "agent": "a name for the agent", "graph": "a name for the graph",
-    "schema": "a name for the schema", "middleware": "a name or `{`",
-    "router": "a name for the router", "template": "a name for the template",
-    "use": "a quoted file path or module name", "as": "a name for the import",
+    "edge": "a node name",
+    "node": "a node name",
+    "route": "a node name",
+    "agent": "a name for the agent",
+    "graph": "a name for the graph",
+    "schema": "a name for the schema",
+    "middleware": "a name or `{`",
+    "router": "a name for the router",
+    "template": "a name for the template",
+    "use": "a quoted file path or module name",
+    "as": "a name for the import",
     "hook": "a hook point (`before_model`, `before <node>` …)",
-    "interrupt": "`before` or `after` and a node name", "by": "a router name",
-    "via": "`tool`, `provider` or `auto`", "reduce": "a reducer name",
-    "->": "a node name", "when": "a condition", "limits": "a map `{ … }`",
-    "state": "`{`", "agentc": "a language version number",
-    "prompt": "a prompt (a string)", "tools": "a list of tools `[…]`",
-    "model": "a model name such as `\"openai:gpt-4o-mini\"`",
-    "output": "a schema name", "checkpoint": "`memory`, `none` or `sqlite(\"…\")`",
-    "=": "a value", ":": "a value", "not": "a value", "and": "a value", "or": "a value",
+    "interrupt": "`before` or `after` and a node name",
+    "by": "a router name",
+    "via": "`tool`, `provider` or `auto`",
+    "reduce": "a reducer name",
+    "->": "a node name",
+    "when": "a condition",
+    "limits": "a map `{ … }`",
+    "state": "`{`",
+    "agentc": "a language version number",
+    "prompt": "a prompt (a string)",
+    "tools": "a list of tools `[…]`",
+    "model": 'a model name such as `"openai:gpt-4o-mini"`',
+    "output": "a schema name",
+    "checkpoint": '`memory`, `none` or `sqlite("…")`',
+    "=": "a value",
+    ":": "a value",
+    "not": "a value",
+    "and": "a value",
+    "or": "a value",
 }
 
 
 # ---------------------------------------------------------------- describing one error
+
 
 @dataclass(frozen=True, slots=True)
 class Stretch:
@@ -212,8 +278,9 @@ class Stretch:
     stop: int
 
 
-def describe(stretch: Stretch, exc: UnexpectedInput,
-             pattern_of: Callable[[str], str | None]) -> Diagnostic:
+def describe(
+    stretch: Stretch, exc: UnexpectedInput, pattern_of: Callable[[str], str | None]
+) -> Diagnostic:
     """One diagnostic for the exception raised while parsing `stretch`."""
     open_long = _unterminated_long_string(stretch)
     if open_long is not None and open_long <= stretch.base + (exc.pos_in_stream or 0):
@@ -250,28 +317,40 @@ def _unexpected_character(stretch: Stretch, exc: UnexpectedCharacters) -> Diagno
         return _unterminated_string(stretch, at)
     char = text[at] if at < len(text) else ""
     shown = char if char.isprintable() and not char.isspace() else repr(char)[1:-1]
-    return error(SYNTAX, f"unexpected character `{shown}`", _clamped(stretch, at, at + 1),
-                 "not part of the language here")
+    return error(
+        SYNTAX,
+        f"unexpected character `{shown}`",
+        _clamped(stretch, at, at + 1),
+        "not part of the language here",
+    )
 
 
 def _unterminated_string(stretch: Stretch, at: int) -> Diagnostic:
     text = stretch.source.text
-    triple = at >= 2 + stretch.base and text[at - 2:at + 1] == '"""'
+    triple = at >= 2 + stretch.base and text[at - 2 : at + 1] == '"""'
     start = at - 2 if triple else at
     line_end = text.find("\n", start)
     end = min(stretch.stop, line_end if line_end != -1 else len(text))
     if triple:
-        return error(UNTERMINATED_STRING, "unterminated triple-quoted string",
-                     _clamped(stretch, start, end), 'no closing `"""` after this',
-                     help='close the text with `"""`')
-    return error(UNTERMINATED_STRING, "unterminated string", _clamped(stretch, start, end),
-                 'this string has no closing `"`',
-                 help='close the string with `"` on the same line, or use `"""` for text '
-                      "over several lines")
+        return error(
+            UNTERMINATED_STRING,
+            "unterminated triple-quoted string",
+            _clamped(stretch, start, end),
+            'no closing `"""` after this',
+            help='close the text with `"""`',
+        )
+    return error(
+        UNTERMINATED_STRING,
+        "unterminated string",
+        _clamped(stretch, start, end),
+        'this string has no closing `"`',
+        help='close the string with `"` on the same line, or use `"""` for text over several lines',
+    )
 
 
-def _unexpected_end(stretch: Stretch, exc: UnexpectedToken,
-                    pattern_of: Callable[[str], str | None]) -> Diagnostic:
+def _unexpected_end(
+    stretch: Stretch, exc: UnexpectedToken, pattern_of: Callable[[str], str | None]
+) -> Diagnostic:
     scan = _scan(stretch.source.text, stretch.base, stretch.stop)
     here = _clamped(stretch, scan.last_end, scan.last_end)
     if scan.open_brackets:
@@ -288,11 +367,14 @@ def _unclosed(stretch: Stretch, opener: int, here) -> Diagnostic:
     closer = _CLOSER[text[opener]]
     what = _block_name(stretch.source, opener)
     opened = stretch.source.pos(opener)
-    return error(UNCLOSED_BLOCK,
-                 f"expected `{closer}` to close the {what} opened at {opened.line}:{opened.col}",
-                 here, f"expected `{closer}` here",
-                 secondary=[Label(_clamped(stretch, opener, opener + 1), f"{what} opened here")],
-                 help=f"add `{closer}` where the {what} should end")
+    return error(
+        UNCLOSED_BLOCK,
+        f"expected `{closer}` to close the {what} opened at {opened.line}:{opened.col}",
+        here,
+        f"expected `{closer}` here",
+        secondary=[Label(_clamped(stretch, opener, opener + 1), f"{what} opened here")],
+        help=f"add `{closer}` where the {what} should end",
+    )
 
 
 def _block_name(source: SourceFile, opener: int) -> str:
@@ -321,8 +403,9 @@ def _previous_token(exc: UnexpectedToken) -> str | None:
 _NAME_OR_VALUE = frozenset({"NAME", "STRING", "LONG_STRING", "INT", "{", "("})
 
 
-def _unexpected_token(stretch: Stretch, exc: UnexpectedToken,
-                      pattern_of: Callable[[str], str | None]) -> Diagnostic:
+def _unexpected_token(
+    stretch: Stretch, exc: UnexpectedToken, pattern_of: Callable[[str], str | None]
+) -> Diagnostic:
     token = exc.token
     start = stretch.base + token.start_pos
     span = _clamped(stretch, start, stretch.base + (token.end_pos or token.start_pos + 1))
@@ -336,20 +419,38 @@ def _unexpected_token(stretch: Stretch, exc: UnexpectedToken,
     prev = _previous_token(exc)
     missing_at = _missing_at(stretch, before.last_end, start, span)
     if str(token.value) in _OPENER and not _closes_something(stretch.source.text, opens, token):
-        return error(SYNTAX, f"unmatched `{token.value}`", span, "nothing is open here to close",
-                     help=f"remove this `{token.value}`, or add the opening bracket it closes")
+        return error(
+            SYNTAX,
+            f"unmatched `{token.value}`",
+            span,
+            "nothing is open here to close",
+            help=f"remove this `{token.value}`, or add the opening bracket it closes",
+        )
     if prev in _AFTER and atoms & _NAME_OR_VALUE:
         noun = "a type" if words == ["a type"] else _AFTER[prev]
-        return error(SYNTAX, f"expected {noun} after `{prev}`", missing_at,
-                     f"found {found}" if missing_at is span else f"expected {noun} here",
-                     secondary=_open_map_label(stretch, opens, start))
+        return error(
+            SYNTAX,
+            f"expected {noun} after `{prev}`",
+            missing_at,
+            f"found {found}" if missing_at is span else f"expected {noun} here",
+            secondary=_open_map_label(stretch, opens, start),
+        )
     if str(token.value) == "=" and ":" in atoms:
-        return error(SYNTAX, "unexpected `=`: a key and its value are separated by `:`",
-                     span, "expected `:` here", help="write `key: value`")
+        return error(
+            SYNTAX,
+            "unexpected `=`: a key and its value are separated by `:`",
+            span,
+            "expected `:` here",
+            help="write `key: value`",
+        )
     if words and len(words) <= 4:
-        return error(SYNTAX, f"expected {_join_or(words)}, found {found}", missing_at,
-                     f"expected {_join_or(words)}" + ("" if missing_at is span else " here"),
-                     secondary=_open_map_label(stretch, opens, start))
+        return error(
+            SYNTAX,
+            f"expected {_join_or(words)}, found {found}",
+            missing_at,
+            f"expected {_join_or(words)}" + ("" if missing_at is span else " here"),
+            secondary=_open_map_label(stretch, opens, start),
+        )
     where = f" in the {_block_name(stretch.source, opens[-1])}" if opens else ""
     notes = (f"expected one of: {', '.join(words[:12])}",) if words else ()
     return error(SYNTAX, f"unexpected {found}{where}", span, "not expected here", notes=notes)
@@ -382,13 +483,17 @@ def _open_map_label(stretch: Stretch, opens: tuple[int, ...], start: int) -> lis
 
 def bad_number(span, text: str) -> Diagnostic:
     """`30x`: digits followed by letters that are not a duration unit."""
-    return error(BAD_LITERAL, f"`{text}` is not a number or a duration", span,
-                 "not a number or a duration",
-                 help="write a number (`30`, `0.5`) or a duration such as `500ms`, `30s`, "
-                      "`2m` or `1h`")
+    return error(
+        BAD_LITERAL,
+        f"`{text}` is not a number or a duration",
+        span,
+        "not a number or a duration",
+        help="write a number (`30`, `0.5`) or a duration such as `500ms`, `30s`, `2m` or `1h`",
+    )
 
 
 # ---------------------------------------------------------------- recovery
+
 
 @dataclass(frozen=True, slots=True)
 class Recovered:
@@ -400,14 +505,22 @@ class Recovered:
     text: str | None
 
 
-def recover(source: SourceFile, parse_stretch: Callable[[str], object], first: UnexpectedInput,
-            pattern_of: Callable[[str], str | None]) -> tuple[Diagnostic, ...]:
+def recover(
+    source: SourceFile,
+    parse_stretch: Callable[[str], object],
+    first: UnexpectedInput,
+    pattern_of: Callable[[str], str | None],
+) -> tuple[Diagnostic, ...]:
     """Every syntax error we can find independently (see `recover_all`)."""
     return recover_all(source, parse_stretch, first, pattern_of).diagnostics
 
 
-def recover_all(source: SourceFile, parse_stretch: Callable[[str], object],
-                first: UnexpectedInput, pattern_of: Callable[[str], str | None]) -> Recovered:
+def recover_all(
+    source: SourceFile,
+    parse_stretch: Callable[[str], object],
+    first: UnexpectedInput,
+    pattern_of: Callable[[str], str | None],
+) -> Recovered:
     """Per top-level declaration, and inside a declaration's blocks one per broken
     statement (see `statement_region`)."""
     found: list[Diagnostic] = []
@@ -415,8 +528,9 @@ def recover_all(source: SourceFile, parse_stretch: Callable[[str], object],
     text: str | None = source.text
     for base, stop in parts:
         exc = first if len(parts) == 1 else None
-        errors, fixed = _segment_errors(source, base, stop, parse_stretch, pattern_of, exc,
-                                        MAX_SYNTAX_ERRORS - len(found))
+        errors, fixed = _segment_errors(
+            source, base, stop, parse_stretch, pattern_of, exc, MAX_SYNTAX_ERRORS - len(found)
+        )
         found += errors
         if text is not None:
             text = None if fixed is None else text[:base] + fixed[base:stop] + text[stop:]
@@ -432,15 +546,21 @@ def recover_all(source: SourceFile, parse_stretch: Callable[[str], object],
 @dataclass(slots=True)
 class _Found:
     diagnostic: Diagnostic
-    at: int                 # offset of the token the parser stopped at
-    start: int              # start of the statement blanked after it (`stop`: none)
-    before: SourceFile      # the text as it was before that blanking
-    line_before: bool       # blamed on the statement before the token's line
+    at: int  # offset of the token the parser stopped at
+    start: int  # start of the statement blanked after it (`stop`: none)
+    before: SourceFile  # the text as it was before that blanking
+    line_before: bool  # blamed on the statement before the token's line
 
 
-def _segment_errors(source: SourceFile, base: int, stop: int, parse_stretch,
-                    pattern_of, exc: UnexpectedInput | None, budget: int
-                    ) -> tuple[list[Diagnostic], str | None]:
+def _segment_errors(
+    source: SourceFile,
+    base: int,
+    stop: int,
+    parse_stretch,
+    pattern_of,
+    exc: UnexpectedInput | None,
+    budget: int,
+) -> tuple[list[Diagnostic], str | None]:
     """The errors of `text[base:stop]`, and the text once they are blanked (None when
     recovery stopped early): after each error the broken statement is blanked out
     (spaces, newlines kept, so every offset, line and column stays the same) and the
@@ -456,8 +576,15 @@ def _segment_errors(source: SourceFile, base: int, stop: int, parse_stretch,
                 exc = raised
         located = error_location(current.text, base, exc)
         if located is None:
-            found.append(_Found(describe(Stretch(current, base, stop), exc, pattern_of),
-                                stop, stop, current, False))
+            found.append(
+                _Found(
+                    describe(Stretch(current, base, stop), exc, pattern_of),
+                    stop,
+                    stop,
+                    current,
+                    False,
+                )
+            )
             break
         at, anchor = located
         if found and found[-1].at == at and found[-1].line_before:
@@ -468,8 +595,15 @@ def _segment_errors(source: SourceFile, base: int, stop: int, parse_stretch,
             found[-1].start, found[-1].line_before = (region or (stop,))[0], False
         else:
             region, restored = _region_after_undo(found, current, base, stop, anchor, at)
-            found.append(_Found(describe(Stretch(current, base, stop), exc, pattern_of), at,
-                                (region or (stop,))[0], restored, anchor != at))
+            found.append(
+                _Found(
+                    describe(Stretch(current, base, stop), exc, pattern_of),
+                    at,
+                    (region or (stop,))[0],
+                    restored,
+                    anchor != at,
+                )
+            )
             current = restored
         if region is None:
             break
@@ -478,8 +612,9 @@ def _segment_errors(source: SourceFile, base: int, stop: int, parse_stretch,
     return [f.diagnostic for f in found], None
 
 
-def _region_after_undo(found: list[_Found], current: SourceFile, base: int, stop: int,
-                       anchor: int, at: int) -> tuple[tuple[int, int] | None, SourceFile]:
+def _region_after_undo(
+    found: list[_Found], current: SourceFile, base: int, stop: int, anchor: int, at: int
+) -> tuple[tuple[int, int] | None, SourceFile]:
     """The region to blank for an error at `at` (blamed on `anchor`), and the text to blank
     it in. An error before the statements blanked last means those were the rest of this
     unfinished one (`x: int =`, then `y: str`): their errors were not their own, so they
@@ -517,8 +652,9 @@ def error_location(text: str, base: int, exc: UnexpectedInput) -> tuple[int, int
     return at, anchor
 
 
-def statement_region(text: str, base: int, stop: int, anchor: int,
-                     at: int) -> tuple[int, int] | None:
+def statement_region(
+    text: str, base: int, stop: int, anchor: int, at: int
+) -> tuple[int, int] | None:
     """`[start, end)` of the statement holding `anchor` (an error found at `at`), when it
     sits inside a statement block and the next statement (or the block's `}`) can be found
     after it on a later line; None otherwise (recovery stops there)."""

@@ -20,7 +20,6 @@ from lark import Lark
 GRAMMAR_PATH = Path(__file__).with_name("agent.lark")
 
 
-
 class _WholeWords:
     """A no-op post-lexer whose only job is `always_accept`.
 
@@ -36,8 +35,13 @@ class _WholeWords:
         return stream
 
 
-_OPTIONS = dict(parser="lalr", lexer="contextual", propagate_positions=True,
-                maybe_placeholders=True, postlex=_WholeWords())
+_OPTIONS = dict(
+    parser="lalr",
+    lexer="contextual",
+    propagate_positions=True,
+    maybe_placeholders=True,
+    postlex=_WholeWords(),
+)
 
 
 def cache_dir() -> Path:
@@ -50,7 +54,7 @@ def _cache_file(grammar: str) -> str | None:
     """A writable cache path for this grammar text, or None when there is none."""
     import lark
 
-    digest = hashlib.sha256(f"{grammar}\0{lark.__version__}".encode("utf-8")).hexdigest()[:20]
+    digest = hashlib.sha256(f"{grammar}\0{lark.__version__}".encode()).hexdigest()[:20]
     folder = cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)

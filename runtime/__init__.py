@@ -15,24 +15,65 @@ from typing import Any
 
 from agentc.runtime.checkpoint import CheckpointStore, MemoryStore
 from agentc.runtime.context import interrupt
-from agentc.runtime.errors import (AgentcRuntimeError, CheckpointerRequiredError,
-                                   EmptyInputError, InvalidUpdateError, RecursionLimitError,
-                                   ResumeError, ResumeValidationError, StepTimeoutError,
-                                   StoreRequiredError, UnknownStoredTypeError)
+from agentc.runtime.errors import (
+    AgentcRuntimeError,
+    CheckpointerRequiredError,
+    EmptyInputError,
+    InvalidUpdateError,
+    RecursionLimitError,
+    ResumeError,
+    ResumeValidationError,
+    StepTimeoutError,
+    StoreRequiredError,
+    UnknownStoredTypeError,
+)
 from agentc.runtime.graph import CompiledGraph, StateSnapshot, compile, store_for
-from agentc.runtime.store import (InMemoryStore, Item, SqliteItemStore, Store, StoreError,
-                                  open_store)
-from agentc.runtime.types import (Command, CommandGraph, Durability, GraphInterrupt, Interrupt,
-                                  RunConfig, Send, StreamMode, factory)
+from agentc.runtime.store import InMemoryStore, Item, SqliteItemStore, Store, StoreError, open_store
+from agentc.runtime.types import (
+    Command,
+    CommandGraph,
+    Durability,
+    GraphInterrupt,
+    Interrupt,
+    RunConfig,
+    Send,
+    StreamMode,
+    factory,
+)
 
 __all__ = [
-    "AgentcRuntimeError", "CheckpointStore", "CheckpointerRequiredError", "Command",
-    "CommandGraph", "CompiledGraph", "Durability", "EmptyInputError", "GraphInterrupt",
-    "Interrupt", "InvalidUpdateError", "MemoryStore", "RecursionLimitError", "ResumeError",
-    "ResumeValidationError", "RunConfig", "Send", "SqliteStore", "StateSnapshot",
-    "StepTimeoutError", "StreamMode", "UnknownStoredTypeError", "compile", "factory",
-    "interrupt", "store_for",
-    "InMemoryStore", "Item", "SqliteItemStore", "Store", "StoreError", "StoreRequiredError",
+    "AgentcRuntimeError",
+    "CheckpointStore",
+    "CheckpointerRequiredError",
+    "Command",
+    "CommandGraph",
+    "CompiledGraph",
+    "Durability",
+    "EmptyInputError",
+    "GraphInterrupt",
+    "Interrupt",
+    "InvalidUpdateError",
+    "MemoryStore",
+    "RecursionLimitError",
+    "ResumeError",
+    "ResumeValidationError",
+    "RunConfig",
+    "Send",
+    "SqliteStore",
+    "StateSnapshot",
+    "StepTimeoutError",
+    "StreamMode",
+    "UnknownStoredTypeError",
+    "compile",
+    "factory",
+    "interrupt",
+    "store_for",
+    "InMemoryStore",
+    "Item",
+    "SqliteItemStore",
+    "Store",
+    "StoreError",
+    "StoreRequiredError",
     "open_store",
 ]
 
@@ -40,5 +81,6 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     if name == "SqliteStore":
         from agentc.runtime.sqlite import SqliteStore
+
         return SqliteStore
     raise AttributeError(name)

@@ -8,8 +8,9 @@ then pushed `Send` tasks in the order they were sent — E5), never in completio
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from agentc.compiler import ir
 from agentc.runtime.channels import MISSING, Channel
@@ -75,21 +76,28 @@ def _collect(node: str, out: Any, channels: Mapping[str, Any], result: TaskResul
     else:
         raise InvalidUpdateError(
             f"node `{node}` returned a {type(out).__name__}; expected a dict of channel "
-            "writes, a Command, a list of those, or None")
+            "writes, a Command, a list of those, or None"
+        )
 
 
-def _writes(node: str, items: Iterable[tuple[str, Any]], channels: Mapping[str, Any],
-            result: TaskResult) -> None:
+def _writes(
+    node: str, items: Iterable[tuple[str, Any]], channels: Mapping[str, Any], result: TaskResult
+) -> None:
     for key, value in items:
         if key not in channels:
             raise InvalidUpdateError(
                 f"node `{node}` wrote `{key}`, which is not a state channel of this graph",
-                help=f"declare `{key}` in the graph's state, or stop returning it")
+                help=f"declare `{key}` in the graph's state, or stop returning it",
+            )
         result.writes.append((key, value))
 
 
-def apply_writes(channels: dict[str, Channel], ordered: Sequence[tuple[str, TaskResult]],
-                 last_value: frozenset[str], ephemeral: frozenset[str]) -> set[str]:
+def apply_writes(
+    channels: dict[str, Channel],
+    ordered: Sequence[tuple[str, TaskResult]],
+    last_value: frozenset[str],
+    ephemeral: frozenset[str],
+) -> set[str]:
     """Apply one step's writes, grouped per channel, in task order; clear stale ephemerals."""
     grouped: dict[str, list[Any]] = {}
     for _, result in ordered:
@@ -115,7 +123,8 @@ def _conflict(key: str, ordered: Sequence[tuple[str, TaskResult]]) -> InvalidUpd
     return InvalidUpdateError(
         f"channel `{key}` can take one write per step, but got {len(writers)} "
         f"from {', '.join(f'`{w}`' for w in writers)}",
-        help=f"give `{key}` a reducer (e.g. `reduce append`) or write it from one node")
+        help=f"give `{key}` a reducer (e.g. `reduce append`) or write it from one node",
+    )
 
 
 def route_targets(branch: ir.BranchSpec, answer: Any) -> list[str | Send]:
@@ -133,7 +142,9 @@ def route_targets(branch: ir.BranchSpec, answer: Any) -> list[str | Send]:
             if label not in branch.routes:
                 raise GraphStructureError(
                     f"the router out of `{branch.source}` answered `{label}`, which is not one "
-                    f"of its routes ({', '.join(branch.routes)})", span=branch.span)
+                    f"of its routes ({', '.join(branch.routes)})",
+                    span=branch.span,
+                )
             label = branch.routes[label]
         out.append(label)
     return out
@@ -147,8 +158,7 @@ def when_target(cases: Sequence[tuple[Any, str]], state: Any) -> list[str]:
     return []
 
 
-def plan_tasks(step: int, targets: Sequence[str | Send],
-               nodes: Mapping[str, Any]) -> list[Task]:
+def plan_tasks(step: int, targets: Sequence[str | Send], nodes: Mapping[str, Any]) -> list[Task]:
     """The next step's tasks: each pulled node once (sorted by name), then each Send."""
     if len(targets) == 1 and type(targets[0]) is str and targets[0] != ir.END:  # the usual step
         name = targets[0]
@@ -173,12 +183,18 @@ def plan_tasks(step: int, targets: Sequence[str | Send],
 
 def _check_target(name: str, nodes: Mapping[str, Any]) -> None:
     if name not in nodes:
-        raise GraphStructureError(f"cannot go to `{name}`: there is no node of that name",
-                                  help=f"known nodes: {', '.join(sorted(nodes))}")
+        raise GraphStructureError(
+            f"cannot go to `{name}`: there is no node of that name",
+            help=f"known nodes: {', '.join(sorted(nodes))}",
+        )
 
 
-def should_interrupt(versions: Mapping[str, int], seen: Mapping[str, int],
-                     breakpoints: frozenset[str], tasks: Iterable[Task]) -> bool:
+def should_interrupt(
+    versions: Mapping[str, int],
+    seen: Mapping[str, int],
+    breakpoints: frozenset[str],
+    tasks: Iterable[Task],
+) -> bool:
     """D7: pause when a listed node is among the tasks and some channel changed since the
     last interrupt (so a resume does not stop again on the same state)."""
     if not breakpoints or not any(t.node in breakpoints for t in tasks):

@@ -16,8 +16,9 @@ import inspect
 import operator
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from agentc.compiler import ir
 from agentc.runtime.channels import MISSING, Channel, ReducerChannel
@@ -102,8 +103,9 @@ class BoundGraph:
 class Env:
     """The `BindEnv` factories get: imports refs, compiles sibling graphs on demand."""
 
-    def __init__(self, program: ir.Program, base_dir: str,
-                 compile_graph: Callable[[str], Any]) -> None:
+    def __init__(
+        self, program: ir.Program, base_dir: str, compile_graph: Callable[[str], Any]
+    ) -> None:
         self.program = program
         self.base_dir = base_dir
         self._compile = compile_graph
@@ -111,8 +113,11 @@ class Env:
 
     def load(self, ref: ir.ImportRef) -> Any:
         try:
-            module = _file_module(self.base_dir, ref.module) if ref.is_file \
+            module = (
+                _file_module(self.base_dir, ref.module)
+                if ref.is_file
                 else importlib.import_module(ref.module)
+            )
             obj: Any = module
             for part in ref.attr.split("."):
                 obj = getattr(obj, part)
@@ -120,8 +125,11 @@ class Env:
         except BindError:
             raise
         except (ImportError, AttributeError, OSError) as exc:
-            raise BindError(f"cannot import `{ref.key}`: {exc}", span=ref.span,
-                            help="check the module path and the name after `:`") from exc
+            raise BindError(
+                f"cannot import `{ref.key}`: {exc}",
+                span=ref.span,
+                help="check the module path and the name after `:`",
+            ) from exc
 
     def subgraph(self, name: str) -> Any:
         if name not in self._graphs:
@@ -157,14 +165,17 @@ def callee(obj: Any, spec: Any, graph: ir.Graph, env: Env) -> Callee:
     if getattr(obj, "__agentc_factory__", False):
         obj = obj(spec, graph, env)
     if not callable(obj):
-        raise BindError(f"`{spec.impl.key if hasattr(spec, 'impl') else spec}` is not callable",
-                        span=getattr(spec, "span", None))
+        raise BindError(
+            f"`{spec.impl.key if hasattr(spec, 'impl') else spec}` is not callable",
+            span=getattr(spec, "span", None),
+        )
     return Callee(obj, _wants_ctx(obj), _is_async(obj))
 
 
 def _is_async(fn: Any) -> bool:
     return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
-        getattr(fn, "__call__", None))
+        getattr(fn, "__call__", None)
+    )
 
 
 def _wants_ctx(fn: Any) -> bool:
@@ -183,8 +194,13 @@ def _wants_ctx(fn: Any) -> bool:
 # ---------------------------------------------------------------- conditions
 
 _OPS: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-    ">": operator.gt, ">=": operator.ge, "in": lambda a, b: a in b,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "in": lambda a, b: a in b,
 }
 
 
@@ -219,6 +235,7 @@ def _field_getter(name: str, path: tuple[str, ...]) -> Callable[[Any], Any]:
                 return None
             value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
         return value
+
     return get
 
 
@@ -231,9 +248,12 @@ def _safe_compare(op: Callable[[Any, Any], bool], a: Any, b: Any) -> bool:
 
 # ---------------------------------------------------------------- the graph
 
+
 def bind_graph(program: ir.Program, graph: ir.Graph, env: Env) -> BoundGraph:
-    nodes = {n.name: BoundNode(n.name, callee(env.load(n.impl), n, graph, env), n.retry,
-                               n.timeout_s, n) for n in graph.nodes}
+    nodes = {
+        n.name: BoundNode(n.name, callee(env.load(n.impl), n, graph, env), n.retry, n.timeout_s, n)
+        for n in graph.nodes
+    }
     edges: dict[str, list[str]] = {}
     for e in graph.edges:
         if e.target != ir.END:
@@ -243,7 +263,8 @@ def bind_graph(program: ir.Program, graph: ir.Graph, env: Env) -> BoundGraph:
         branches.setdefault(b.source, []).append(_bind_branch(b, graph, env))
     channels = tuple(_channel_maker(c, env) for c in graph.state)
     return BoundGraph(
-        graph=graph, nodes=nodes,
+        graph=graph,
+        nodes=nodes,
         edges={k: tuple(dict.fromkeys(v)) for k, v in edges.items()},
         branches={k: tuple(v) for k, v in branches.items()},
         channels=channels,
@@ -259,8 +280,10 @@ def _bind_branch(b: ir.BranchSpec, graph: ir.Graph, env: Env) -> BoundBranch:
         if b.router is None:
             raise BindError(f"the branch out of `{b.source}` names no router", span=b.span)
         return BoundBranch(b.source, b, callee(env.load(b.router), b, graph, env), ())
-    cases = tuple((condition(c.condition, env) if c.condition is not None else None, c.target)
-                  for c in b.cases)
+    cases = tuple(
+        (condition(c.condition, env) if c.condition is not None else None, c.target)
+        for c in b.cases
+    )
     return BoundBranch(b.source, b, None, cases)
 
 
@@ -279,5 +302,6 @@ def _fresh(default: Any) -> Any:
     # Defaults are JSON; a mutable one is copied so runs never share it.
     if isinstance(default, (list, dict)):
         import copy
+
         return copy.deepcopy(default)
     return default

@@ -13,9 +13,9 @@ messages reducer does: its channel applies an update in O(update), not O(history
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
-from typing import Any, Callable, Iterator
+from typing import Any
 
 
 class _Missing:
@@ -96,8 +96,9 @@ class ReducerChannel(Channel):
 
     __slots__ = ("reducer",)
 
-    def __init__(self, name: str, reducer: Callable[[Any, Any], Any],
-                 default: Any = MISSING) -> None:
+    def __init__(
+        self, name: str, reducer: Callable[[Any, Any], Any], default: Any = MISSING
+    ) -> None:
         super().__init__(name, default)
         self.reducer = reducer
 
@@ -125,7 +126,7 @@ class ListView(Sequence):
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
-            return self._base[:self._n][i]
+            return self._base[: self._n][i]
         if i < 0:
             i += self._n
         if not 0 <= i < self._n:
@@ -196,8 +197,11 @@ class AppendChannel(Channel):
         self.dirty = False
         if self.reset or self.value is MISSING:
             self.reset, self.added = False, []
-            return (DeltaKind.CLEAR, None) if self.value is MISSING \
+            return (
+                (DeltaKind.CLEAR, None)
+                if self.value is MISSING
                 else (DeltaKind.SET, list(self.base))
+            )
         added, self.added = self.added, []
         return (DeltaKind.OPS, added)
 

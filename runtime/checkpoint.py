@@ -66,11 +66,13 @@ class CheckpointStore(Protocol):
 
     def put(self, thread_id: str, ns: str, checkpoint: Checkpoint) -> None: ...
 
-    def put_writes(self, thread_id: str, ns: str, checkpoint_id: str,
-                   writes: list[PendingWrite]) -> None: ...
+    def put_writes(
+        self, thread_id: str, ns: str, checkpoint_id: str, writes: list[PendingWrite]
+    ) -> None: ...
 
-    def get(self, thread_id: str, ns: str, checkpoint_id: str | None = None
-            ) -> Checkpoint | None: ...
+    def get(
+        self, thread_id: str, ns: str, checkpoint_id: str | None = None
+    ) -> Checkpoint | None: ...
 
     def list(self, thread_id: str, ns: str) -> list[Checkpoint]:
         """Oldest first."""
@@ -111,13 +113,13 @@ class MemoryStore:
             self._ckpts.setdefault((thread_id, ns), []).append(checkpoint)
             self._by_id.setdefault((thread_id, ns), {})[checkpoint.id] = checkpoint
 
-    def put_writes(self, thread_id: str, ns: str, checkpoint_id: str,
-                   writes: list[PendingWrite]) -> None:
+    def put_writes(
+        self, thread_id: str, ns: str, checkpoint_id: str, writes: list[PendingWrite]
+    ) -> None:
         with self._lock:
             self._writes.setdefault((thread_id, ns, checkpoint_id), []).extend(writes)
 
-    def get(self, thread_id: str, ns: str, checkpoint_id: str | None = None
-            ) -> Checkpoint | None:
+    def get(self, thread_id: str, ns: str, checkpoint_id: str | None = None) -> Checkpoint | None:
         if checkpoint_id is None:
             items = self._ckpts.get((thread_id, ns))
             return items[-1] if items else None

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from agentc.runtime.errors import AgentcRuntimeError, ResumeValidationError
 from agentc.runtime.events import CustomEvent, MessagesEvent
 from agentc.runtime.types import GraphInterrupt, Interrupt, RunConfig, StreamMode
 
-_CURRENT: ContextVar["TaskContext | None"] = ContextVar("agentc_task", default=None)
+_CURRENT: ContextVar[TaskContext | None] = ContextVar("agentc_task", default=None)
 
 Sink = Callable[[Any], None]
 
@@ -51,7 +52,9 @@ class TaskContext:
             return
         cls = MessagesEvent if mode is StreamMode.MESSAGES else CustomEvent
         if mode not in (StreamMode.MESSAGES, StreamMode.CUSTOM):
-            raise AgentcRuntimeError(f"nodes may emit only `messages` or `custom`, not `{mode.value}`")
+            raise AgentcRuntimeError(
+                f"nodes may emit only `messages` or `custom`, not `{mode.value}`"
+            )
         self.sink(cls(self.step, self.node, payload, self.ns))
 
     def interrupt(self, value: Any, response_schema: Any = None) -> Any:
@@ -65,8 +68,10 @@ class TaskContext:
 def current() -> TaskContext:
     ctx = _CURRENT.get()
     if ctx is None:
-        raise AgentcRuntimeError("interrupt() was called outside a running node",
-                                 help="call it from a node, router or tool while a graph runs")
+        raise AgentcRuntimeError(
+            "interrupt() was called outside a running node",
+            help="call it from a node, router or tool while a graph runs",
+        )
     return ctx
 
 
@@ -82,8 +87,12 @@ def _adapter(schema: Any) -> Any:
     from typing import is_typeddict
 
     from pydantic import BaseModel, TypeAdapter
-    if (isinstance(schema, type) and issubclass(schema, BaseModel)) or is_typeddict(schema) \
-            or dataclasses.is_dataclass(schema):
+
+    if (
+        (isinstance(schema, type) and issubclass(schema, BaseModel))
+        or is_typeddict(schema)
+        or dataclasses.is_dataclass(schema)
+    ):
         return TypeAdapter(schema)
     return None
 
@@ -98,10 +107,12 @@ def validate_answer(schema: Any, answer: Any) -> Any:
     if adapter is None:
         return answer
     from pydantic import ValidationError
+
     try:
         return adapter.validate_python(answer)
     except ValidationError as exc:
         name = getattr(schema, "__name__", str(schema))
         raise ResumeValidationError(
             f"the resume answer does not match `{name}`: {exc.errors()[0]['msg']}",
-            help="send an answer of the shape the interrupt asked for") from exc
+            help="send an answer of the shape the interrupt asked for",
+        ) from exc

@@ -13,16 +13,31 @@ from __future__ import annotations
 
 import inspect
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
-from agentc.runtime.algo import (PULL, Task, TaskResult, apply_writes, plan_tasks,
-                                 route_targets, should_interrupt, when_target)
+from agentc.runtime.algo import (
+    PULL,
+    Task,
+    TaskResult,
+    apply_writes,
+    plan_tasks,
+    route_targets,
+    should_interrupt,
+    when_target,
+)
 from agentc.runtime.bind import BoundBranch, BoundGraph
 from agentc.runtime.channels import MISSING, DeltaKind
-from agentc.runtime.checkpoint import (Checkpoint, CheckpointSource, CheckpointStore, PendingWrite,
-                                       WriteKind, new_checkpoint_id)
+from agentc.runtime.checkpoint import (
+    Checkpoint,
+    CheckpointSource,
+    CheckpointStore,
+    PendingWrite,
+    WriteKind,
+    new_checkpoint_id,
+)
 from agentc.runtime.context import Sink, TaskContext
 from agentc.runtime.errors import RecursionLimitError
 from agentc.runtime.events import DebugEvent, DebugKind, InterruptEvent, UpdatesEvent, ValuesEvent
@@ -81,7 +96,9 @@ class Loop:
         self.run_steps = 0
         self._view: Mapping[str, Any] | None = None
         debug = self.debug if spec.sink is not None and StreamMode.DEBUG in spec.modes else None
-        self.saver = Saver(spec.checkpointer, spec.config.thread_id, spec.ns, spec.durability, debug)
+        self.saver = Saver(
+            spec.checkpointer, spec.config.thread_id, spec.ns, spec.durability, debug
+        )
         self.runner = StepRunner(StepEnv(bound, spec, self.run_id, self.channels, debug))
 
     @property
@@ -97,16 +114,19 @@ class Loop:
     def view(self) -> Mapping[str, Any]:
         if self._view is None:
             self._view = MappingProxyType(
-                {k: ch.view() for k, ch in self.channels.items() if ch.value is not MISSING})
+                {k: ch.view() for k, ch in self.channels.items() if ch.value is not MISSING}
+            )
         return self._view
 
     def values(self) -> dict[str, Any]:
         chans = self.channels
-        return {k: chans[k].output() for k in self.b.output_channels
-                if chans[k].value is not MISSING}
+        return {
+            k: chans[k].output() for k in self.b.output_channels if chans[k].value is not MISSING
+        }
 
-    def restore(self, chain: list[Checkpoint], writes: list[PendingWrite],
-                fresh: bool = True) -> None:
+    def restore(
+        self, chain: list[Checkpoint], writes: list[PendingWrite], fresh: bool = True
+    ) -> None:
         """Replay `chain`'s deltas (onto fresh channels, or onto the parent's state), then
         the pending writes saved against its last checkpoint."""
         cleared: set[str] = set() if fresh else set(self.channels)
@@ -142,13 +162,13 @@ class Loop:
     def apply_update(self, result: TaskResult) -> None:
         """Apply a caller's `Command(update=…, goto=…)` to the pending step: the writes
         land now (no node wrote them, so no edge follows), the gotos join the next tasks."""
-        for key in apply_writes(self.channels, [("__command__", result)], self.b.last_value,
-                                frozenset()):
+        for key in apply_writes(
+            self.channels, [("__command__", result)], self.b.last_value, frozenset()
+        ):
             self.versions[key] = self.step
         if result.goto:
             pending = [t.node if t.path[0] == PULL else Send(t.node, t.arg) for t in self.next]
-            self.next = plan_tasks(self.step + 1, [*pending, *result.goto],
-                                   self.b.nodes)
+            self.next = plan_tasks(self.step + 1, [*pending, *result.goto], self.b.nodes)
         self._view = None
 
     async def load(self) -> None:
@@ -158,8 +178,11 @@ class Loop:
         if loaded is None:
             if self.s.config.checkpoint_id is not None:
                 from agentc.runtime.errors import CheckpointerRequiredError
-                raise CheckpointerRequiredError(f"thread `{self.s.config.thread_id}` has no "
-                                                f"checkpoint `{self.s.config.checkpoint_id}`")
+
+                raise CheckpointerRequiredError(
+                    f"thread `{self.s.config.thread_id}` has no "
+                    f"checkpoint `{self.s.config.checkpoint_id}`"
+                )
             return
         self.restore(*loaded)
 
@@ -178,8 +201,9 @@ class Loop:
         while self.next:
             if self.run_steps >= s.limit:
                 raise self.limit_error()
-            if s.interrupt_before and should_interrupt(self.versions, self.seen,
-                                                       s.interrupt_before, self.next):
+            if s.interrupt_before and should_interrupt(
+                self.versions, self.seen, s.interrupt_before, self.next
+            ):
                 return self.breakpoint()
             results = await self.run_step()
             if results is None:
@@ -188,8 +212,9 @@ class Loop:
             ordered = [(t, results[t.id]) for t in ran]
             self.run_steps += 1
             await self.commit([(t.node, r) for t, r in ordered], ordered, CheckpointSource.LOOP)
-            if s.interrupt_after and should_interrupt(self.versions, self.seen,
-                                                      s.interrupt_after, ran):
+            if s.interrupt_after and should_interrupt(
+                self.versions, self.seen, s.interrupt_after, ran
+            ):
                 return self.breakpoint()
         return Outcome(self.values(), step=self.step)
 
@@ -205,10 +230,15 @@ class Loop:
             f"the run needed more than {self.s.limit} supersteps without reaching END",
             span=self.s.limit_span,
             help="raise `limits { steps: N }` in the graph, or pass "
-                 "RunConfig(recursion_limit=N) for this run (F1)")
+            "RunConfig(recursion_limit=N) for this run (F1)",
+        )
 
-    async def commit(self, ordered: list[tuple[str, TaskResult]],
-                     ran: list[tuple[Task, TaskResult]], source: CheckpointSource) -> None:
+    async def commit(
+        self,
+        ordered: list[tuple[str, TaskResult]],
+        ran: list[tuple[Task, TaskResult]],
+        source: CheckpointSource,
+    ) -> None:
         """Apply a step's writes in task order, plan the next step, checkpoint (E5, F11)."""
         updated = apply_writes(self.channels, ordered, self.b.last_value, self.b.ephemeral)
         self.step += 1
@@ -219,8 +249,9 @@ class Loop:
         if self.s.sink is not None:
             self.emit_step(ordered, source)
         self.next = await self.plan(ran)
-        self.ran = (ran[0][0].node,) if len(ran) == 1 else tuple(dict.fromkeys(
-            t.node for t, _ in ran))
+        self.ran = (
+            (ran[0][0].node,) if len(ran) == 1 else tuple(dict.fromkeys(t.node for t, _ in ran))
+        )
         if self.done:
             self.done.clear()
         if self.interrupts or self.resumes:
@@ -228,7 +259,8 @@ class Loop:
         if self.saver.active:
             ran_nodes = self.ran
             await self.saver.checkpoint(
-                lambda parent: self.make_checkpoint(parent, source, ran_nodes))
+                lambda parent: self.make_checkpoint(parent, source, ran_nodes)
+            )
         else:
             for key in updated:  # nothing saves: drop the increments channels track
                 self.channels[key].take_delta()
@@ -258,8 +290,9 @@ class Loop:
     def route(self, branch: BoundBranch, view: Mapping[str, Any]) -> Any:
         """A router's answer (awaitable when the router is async)."""
         c = branch.router
-        ctx = TaskContext(self.step, branch.source, self.s.config, "", self.s.ns,
-                          store=self.s.store)
+        ctx = TaskContext(
+            self.step, branch.source, self.s.config, "", self.s.ns, store=self.s.store
+        )
         return call_sync(c.fn, (view, ctx) if c.wants_ctx else (view,), ctx)
 
     # ---- one step
@@ -272,29 +305,34 @@ class Loop:
         saved = set(results)
         on_finished = None
         if self.saving and self.s.durability is Durability.SYNC and len(todo) > 1:
+
             async def on_finished(tid: str, result: TaskResult) -> None:
                 # F11 sync: a finished task's writes are saved while its siblings still run,
                 # so a crash mid-step does not run it again
                 saved.add(tid)
                 await self.saver.put_writes([(tid, WriteKind.RESULT, result)], wait=True)
+
         out = await self.runner.run(todo, self.step + 1, self.view(), self.resumes, on_finished)
         results.update(out.results)
         if out.failure is not None:
             # E6: finished siblings' writes survive a failed step only under a checkpointer
-            await self.saver.put_writes([(tid, WriteKind.RESULT, r) for tid, r in
-                                         out.results.items() if tid not in saved])
+            await self.saver.put_writes(
+                [(tid, WriteKind.RESULT, r) for tid, r in out.results.items() if tid not in saved]
+            )
             raise out.failure
         if out.stopped:
             await self.pause(results, saved, out.asked)
             return None
         return results
 
-    async def pause(self, results: dict[str, TaskResult], saved: set[str],
-                    asked: list[Interrupt]) -> None:
+    async def pause(
+        self, results: dict[str, TaskResult], saved: set[str], asked: list[Interrupt]
+    ) -> None:
         """Save the finished tasks' writes and the questions; then, as LangGraph does, show
         the finished tasks' writes in the result (the saved state stays before the step)."""
-        writes: list[PendingWrite] = [(tid, WriteKind.RESULT, r) for tid, r in results.items()
-                                      if tid not in saved]
+        writes: list[PendingWrite] = [
+            (tid, WriteKind.RESULT, r) for tid, r in results.items() if tid not in saved
+        ]
         writes.append(("", WriteKind.INTERRUPT, list(asked)))
         if self.resumes:
             writes.append(("", WriteKind.RESUME, dict(self.resumes)))
@@ -321,15 +359,25 @@ class Loop:
 
     # ---- saving (F11)
 
-    def make_checkpoint(self, parent: str | None, source: CheckpointSource,
-                        ran: tuple[str, ...]) -> Checkpoint:
+    def make_checkpoint(
+        self, parent: str | None, source: CheckpointSource, ran: tuple[str, ...]
+    ) -> Checkpoint:
         deltas = {}
         for key, ch in self.channels.items():
             d = ch.take_delta()
             if d is not None:
                 deltas[key] = d
-        return Checkpoint(new_checkpoint_id(), parent, self.step, source, deltas,
-                          dict(self.versions), dict(self.seen), tuple(self.next), ran)
+        return Checkpoint(
+            new_checkpoint_id(),
+            parent,
+            self.step,
+            source,
+            deltas,
+            dict(self.versions),
+            dict(self.seen),
+            tuple(self.next),
+            ran,
+        )
 
     # ---- events
 
@@ -342,5 +390,6 @@ class Loop:
             sink(ValuesEvent(self.step, self.values()))
 
     def debug(self, kind: DebugKind, payload: Any, step: int) -> None:
-        self.s.sink(DebugEvent(step, kind, payload if isinstance(payload, dict)
-                               else {"tasks": payload}))
+        self.s.sink(
+            DebugEvent(step, kind, payload if isinstance(payload, dict) else {"tasks": payload})
+        )

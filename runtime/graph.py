@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Iterator, TypeVar
+from typing import Any, TypeVar
 
 from agentc.compiler import ir
 from agentc.runtime.algo import ParentCommand, Task, normalize
@@ -46,34 +47,49 @@ class StateSnapshot:
     interrupts: tuple[Interrupt, ...] = ()
 
 
-def compile(program: ir.Program, graph: str, *, checkpointer: CheckpointStore | None = None,
-            store: Store | None = None, base_dir: str = ".") -> "CompiledGraph":
+def compile(
+    program: ir.Program,
+    graph: str,
+    *,
+    checkpointer: CheckpointStore | None = None,
+    store: Store | None = None,
+    base_dir: str = ".",
+) -> CompiledGraph:
     """Bind `graph` of `program` (imports every ImportRef once) into a runnable graph.
 
     `store` is the long-term store its tasks see as `ctx.store` (I1: none by default; the
     graph's own `store …` statement is opened by the caller, as `agentc.api` does)."""
-    return CompiledGraph(program, graph, checkpointer=checkpointer, store=store,
-                         base_dir=base_dir)
+    return CompiledGraph(program, graph, checkpointer=checkpointer, store=store, base_dir=base_dir)
 
 
 def store_for(spec: ir.CheckpointSpec, base_dir: str = ".") -> CheckpointStore | None:
     """The store a graph's `checkpoint …` declaration asks for (the CLI picks the path)."""
     import os
+
     if spec.kind is ir.CheckpointKind.MEMORY:
         return MemoryStore()
     if spec.kind is ir.CheckpointKind.SQLITE:
         from agentc.runtime.sqlite import SqliteStore
+
         return SqliteStore(os.path.join(base_dir, spec.path or ".agentc/state.db"))
     if spec.kind is ir.CheckpointKind.POSTGRES:
-        raise CheckpointerRequiredError("the PostgreSQL checkpointer is not available yet",
-                                        span=spec.span)
+        raise CheckpointerRequiredError(
+            "the PostgreSQL checkpointer is not available yet", span=spec.span
+        )
     return None
 
 
 class CompiledGraph:
-    def __init__(self, program: ir.Program, graph: str, *,
-                 checkpointer: CheckpointStore | None = None, store: Store | None = None,
-                 base_dir: str = ".", env: Env | None = None) -> None:
+    def __init__(
+        self,
+        program: ir.Program,
+        graph: str,
+        *,
+        checkpointer: CheckpointStore | None = None,
+        store: Store | None = None,
+        base_dir: str = ".",
+        env: Env | None = None,
+    ) -> None:
         self.program = program
         self.graph = program.graph(graph)
         self.env = env or Env(program, base_dir, self._compile_sibling)
@@ -83,12 +99,14 @@ class CompiledGraph:
         limits = self.graph.limits
         self.limit = int(limits.steps.value)
         self.step_timeout = float(limits.step_timeout_s.value) if limits.step_timeout_s else None
-        self.interrupt_before = frozenset(i.node for i in self.graph.interrupts
-                                          if i.when is ir.InterruptWhen.BEFORE)
-        self.interrupt_after = frozenset(i.node for i in self.graph.interrupts
-                                         if i.when is ir.InterruptWhen.AFTER)
+        self.interrupt_before = frozenset(
+            i.node for i in self.graph.interrupts if i.when is ir.InterruptWhen.BEFORE
+        )
+        self.interrupt_after = frozenset(
+            i.node for i in self.graph.interrupts if i.when is ir.InterruptWhen.AFTER
+        )
 
-    def _compile_sibling(self, name: str) -> "CompiledGraph":
+    def _compile_sibling(self, name: str) -> CompiledGraph:
         return CompiledGraph(self.program, name, env=self.env)
 
     @property
@@ -97,10 +115,19 @@ class CompiledGraph:
 
     # ---- the async core
 
-    def spec(self, config: RunConfig | None, *, durability: Durability | str | None = None,
-             modes: frozenset[StreamMode] = frozenset(), sink: Any = None, ns: str = "",
-             checkpointer: CheckpointStore | None = None, inline_sync: bool = False,
-             breakpoints: Breakpoints | None = None, store: Store | None = None) -> RunSpec:
+    def spec(
+        self,
+        config: RunConfig | None,
+        *,
+        durability: Durability | str | None = None,
+        modes: frozenset[StreamMode] = frozenset(),
+        sink: Any = None,
+        ns: str = "",
+        checkpointer: CheckpointStore | None = None,
+        inline_sync: bool = False,
+        breakpoints: Breakpoints | None = None,
+        store: Store | None = None,
+    ) -> RunSpec:
         """One run's settings. `checkpointer` / `store` given (a parent lending its own to a
         subgraph, H3 / I1) replace the graph's. Durability (F11): the caller's, else the
         file's `checkpoint …(durability: …)`, else async as LangGraph."""
@@ -110,18 +137,32 @@ class CompiledGraph:
         if saver is not None and config.thread_id is None and not ns:
             raise CheckpointerRequiredError(
                 f"graph `{self.name}` has a checkpointer, so a run needs a thread id (F10)",
-                help="pass RunConfig(thread_id=\"…\")")
+                help='pass RunConfig(thread_id="…")',
+            )
         limit = config.recursion_limit if config.recursion_limit is not None else self.limit
         before, after = self.interrupt_before, self.interrupt_after
         if breakpoints is not None:
             before = self._nodes_named(breakpoints.before, before, "interrupt_before")
             after = self._nodes_named(breakpoints.after, after, "interrupt_after")
-        return RunSpec(config, limit, Durability(durability), modes, sink, ns, saver,
-                       inline_sync, self.step_timeout, self.graph.limits.steps.span,
-                       before, after, store if store is not None else self.store)
+        return RunSpec(
+            config,
+            limit,
+            Durability(durability),
+            modes,
+            sink,
+            ns,
+            saver,
+            inline_sync,
+            self.step_timeout,
+            self.graph.limits.steps.span,
+            before,
+            after,
+            store if store is not None else self.store,
+        )
 
-    def _nodes_named(self, names: Iterable[str] | str | None, default: frozenset[str],
-                     what: str) -> frozenset[str]:
+    def _nodes_named(
+        self, names: Iterable[str] | str | None, default: frozenset[str], what: str
+    ) -> frozenset[str]:
         """D7: a run's own breakpoints replace the graph's; `"*"` means every node."""
         if names is None:
             return default
@@ -132,7 +173,8 @@ class CompiledGraph:
         if unknown:
             raise GraphStructureError(
                 f"{what} names `{unknown[0]}`, which is not a node of graph `{self.name}`",
-                help=f"known nodes: {', '.join(sorted(self.bound.nodes))}")
+                help=f"known nodes: {', '.join(sorted(self.bound.nodes))}",
+            )
         return chosen
 
     async def run(self, value: Any, spec: RunSpec) -> Outcome:
@@ -143,22 +185,35 @@ class CompiledGraph:
                 raise
             raise InvalidUpdateError(
                 f"a node returned Command(graph=PARENT), but graph `{self.name}` is not "
-                "running inside another graph") from pc
+                "running inside another graph"
+            ) from pc
 
-    async def ainvoke(self, value: Any, config: RunConfig | None = None, *,
-                      durability: Durability | str | None = None,
-                      interrupt_before: Iterable[str] | str | None = None,
-                      interrupt_after: Iterable[str] | str | None = None) -> dict[str, Any]:
-        spec = self.spec(config, durability=durability,
-                         breakpoints=_breakpoints(interrupt_before, interrupt_after))
+    async def ainvoke(
+        self,
+        value: Any,
+        config: RunConfig | None = None,
+        *,
+        durability: Durability | str | None = None,
+        interrupt_before: Iterable[str] | str | None = None,
+        interrupt_after: Iterable[str] | str | None = None,
+    ) -> dict[str, Any]:
+        spec = self.spec(
+            config,
+            durability=durability,
+            breakpoints=_breakpoints(interrupt_before, interrupt_after),
+        )
         return _result(await self.run(value, spec))
 
-    async def astream(self, value: Any, config: RunConfig | None = None, *,
-                      mode: StreamMode | str | Iterable[StreamMode | str] = StreamMode.VALUES,
-                      durability: Durability | str | None = None,
-                      interrupt_before: Iterable[str] | str | None = None,
-                      interrupt_after: Iterable[str] | str | None = None
-                      ) -> AsyncIterator[Event]:
+    async def astream(
+        self,
+        value: Any,
+        config: RunConfig | None = None,
+        *,
+        mode: StreamMode | str | Iterable[StreamMode | str] = StreamMode.VALUES,
+        durability: Durability | str | None = None,
+        interrupt_before: Iterable[str] | str | None = None,
+        interrupt_after: Iterable[str] | str | None = None,
+    ) -> AsyncIterator[Event]:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue()
         owner = threading.get_ident()
@@ -169,8 +224,13 @@ class CompiledGraph:
             else:
                 loop.call_soon_threadsafe(queue.put_nowait, event)
 
-        spec = self.spec(config, durability=durability, modes=_modes(mode), sink=sink,
-                         breakpoints=_breakpoints(interrupt_before, interrupt_after))
+        spec = self.spec(
+            config,
+            durability=durability,
+            modes=_modes(mode),
+            sink=sink,
+            breakpoints=_breakpoints(interrupt_before, interrupt_after),
+        )
         task = asyncio.ensure_future(self.run(value, spec))
         task.add_done_callback(lambda _: queue.put_nowait(_DONE))
         try:
@@ -183,22 +243,42 @@ class CompiledGraph:
 
     # ---- the sync adapter
 
-    def invoke(self, value: Any, config: RunConfig | None = None, *,
-               durability: Durability | str | None = None,
-               interrupt_before: Iterable[str] | str | None = None,
-               interrupt_after: Iterable[str] | str | None = None) -> dict[str, Any]:
+    def invoke(
+        self,
+        value: Any,
+        config: RunConfig | None = None,
+        *,
+        durability: Durability | str | None = None,
+        interrupt_before: Iterable[str] | str | None = None,
+        interrupt_after: Iterable[str] | str | None = None,
+    ) -> dict[str, Any]:
         inline = _running_loop() is None
-        spec = self.spec(config, durability=durability, inline_sync=inline,
-                         breakpoints=_breakpoints(interrupt_before, interrupt_after))
+        spec = self.spec(
+            config,
+            durability=durability,
+            inline_sync=inline,
+            breakpoints=_breakpoints(interrupt_before, interrupt_after),
+        )
         return _result(run_sync(lambda: self.run(value, spec)))
 
-    def stream(self, value: Any, config: RunConfig | None = None, *,
-               mode: StreamMode | str | Iterable[StreamMode | str] = StreamMode.VALUES,
-               durability: Durability | str | None = None,
-               interrupt_before: Iterable[str] | str | None = None,
-               interrupt_after: Iterable[str] | str | None = None) -> Iterator[Event]:
-        agen = self.astream(value, config, mode=mode, durability=durability,
-                            interrupt_before=interrupt_before, interrupt_after=interrupt_after)
+    def stream(
+        self,
+        value: Any,
+        config: RunConfig | None = None,
+        *,
+        mode: StreamMode | str | Iterable[StreamMode | str] = StreamMode.VALUES,
+        durability: Durability | str | None = None,
+        interrupt_before: Iterable[str] | str | None = None,
+        interrupt_after: Iterable[str] | str | None = None,
+    ) -> Iterator[Event]:
+        agen = self.astream(
+            value,
+            config,
+            mode=mode,
+            durability=durability,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+        )
         if _running_loop() is None:
             loop = _thread_loop()
             try:
@@ -218,8 +298,9 @@ class CompiledGraph:
     def get_state_history(self, config: RunConfig) -> list[StateSnapshot]:
         return run_sync(lambda: self.aget_state_history(config))
 
-    def update_state(self, config: RunConfig, values: dict[str, Any] | None,
-                     as_node: str | None = None) -> RunConfig:
+    def update_state(
+        self, config: RunConfig, values: dict[str, Any] | None, as_node: str | None = None
+    ) -> RunConfig:
         return run_sync(lambda: self.aupdate_state(config, values, as_node))
 
     # ---- saved state (async core; blocking stores are called off the event loop)
@@ -228,7 +309,8 @@ class CompiledGraph:
         if self.checkpointer is None or config is None or config.thread_id is None:
             raise CheckpointerRequiredError(
                 "reading or changing saved state needs a checkpointer and a thread id",
-                help="compile with a checkpointer and pass RunConfig(thread_id=…)")
+                help="compile with a checkpointer and pass RunConfig(thread_id=…)",
+            )
         return Loop(self.bound, self.spec(config, durability=durability))
 
     async def aget_state(self, config: RunConfig) -> StateSnapshot | None:
@@ -262,8 +344,9 @@ class CompiledGraph:
         out.reverse()
         return out
 
-    async def aupdate_state(self, config: RunConfig, values: dict[str, Any] | None,
-                            as_node: str | None = None) -> RunConfig:
+    async def aupdate_state(
+        self, config: RunConfig, values: dict[str, Any] | None, as_node: str | None = None
+    ) -> RunConfig:
         """Apply `values` as if `as_node` wrote them; the next tasks follow from that node."""
         loop = self._loop(config, Durability.SYNC)
         loaded = await loop.saver.load(config.checkpoint_id)
@@ -274,8 +357,9 @@ class CompiledGraph:
         if node != ir.START and node not in self.bound.nodes:
             raise GraphStructureError(f"update_state(as_node=`{node}`): no node of that name")
         result = normalize(node, values, loop.channels)
-        await loop.commit([(node, result)], [(Task("", node, (0, node)), result)],
-                          CheckpointSource.UPDATE)
+        await loop.commit(
+            [(node, result)], [(Task("", node, (0, node)), result)], CheckpointSource.UPDATE
+        )
         await loop.saver.flush()
         return replace(config, checkpoint_id=loop.parent_id)
 
@@ -300,14 +384,22 @@ def _last_writer(ran: tuple[str, ...]) -> str:
     if len(real) > 1:
         raise GraphStructureError(
             f"update_state cannot tell which node to act as: the last step ran {', '.join(real)}",
-            help="pass as_node=…")
+            help="pass as_node=…",
+        )
     return real[0] if real else ir.START
 
 
 def _snapshot(loop: Loop, ckpt: Checkpoint, config: RunConfig) -> StateSnapshot:
-    return StateSnapshot(loop.values(), tuple(t.node for t in loop.next),
-                         replace(config, checkpoint_id=ckpt.id), ckpt.step, ckpt.source,
-                         ckpt.created_at, ckpt.parent_id, tuple(loop.interrupts))
+    return StateSnapshot(
+        loop.values(),
+        tuple(t.node for t in loop.next),
+        replace(config, checkpoint_id=ckpt.id),
+        ckpt.step,
+        ckpt.source,
+        ckpt.created_at,
+        ckpt.parent_id,
+        tuple(loop.interrupts),
+    )
 
 
 def _result(outcome: Outcome) -> dict[str, Any]:

@@ -13,13 +13,18 @@ twice).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from agentc.compiler import ir
 from agentc.runtime.algo import INPUT_WRITER, Task, TaskResult, normalize
 from agentc.runtime.checkpoint import CheckpointSource, WriteKind
-from agentc.runtime.errors import (CheckpointerRequiredError, EmptyInputError,
-                                   InvalidUpdateError, ResumeError)
+from agentc.runtime.errors import (
+    CheckpointerRequiredError,
+    EmptyInputError,
+    InvalidUpdateError,
+    ResumeError,
+)
 from agentc.runtime.types import Command, CommandGraph
 
 if TYPE_CHECKING:
@@ -32,33 +37,36 @@ class ResumeMap(dict):
     """An explicit {interrupt id: answer} map; unknown ids are ignored (subgraph resume)."""
 
 
-async def take_input(loop: "Loop", value: Any) -> None:
+async def take_input(loop: Loop, value: Any) -> None:
     if isinstance(value, Command):
         return await take_command(loop, value)
     if value is None:
         if loop.parent_id is None:
             raise EmptyInputError(
                 "the input is None and there is nothing to resume",
-                help="pass a dict of input channels, or a thread id with a saved run (A5)")
+                help="pass a dict of input channels, or a thread id with a saved run (A5)",
+            )
         loop.seen = dict(loop.versions)  # D7: a resume does not stop on the same state
         return
     if not isinstance(value, Mapping):
         raise InvalidUpdateError(
-            f"the input must be a dict of channel values, not {type(value).__name__}")
+            f"the input must be a dict of channel values, not {type(value).__name__}"
+        )
     keep = loop.b.input_channels  # A5: other keys are dropped silently
     writes = [(k, v) for k, v in value.items() if k in keep]
     await start(loop, TaskResult(writes))
 
 
-async def start(loop: "Loop", first: TaskResult) -> None:
+async def start(loop: Loop, first: TaskResult) -> None:
     """A new run from START: the input step's writes, then START's targets (+ gotos)."""
     loop.done.clear(), loop.interrupts.clear(), loop.resumes.clear()
     start_task = Task("", ir.START, (0, ir.START))
-    await loop.commit([(INPUT_WRITER, first)], [(start_task, TaskResult([], first.goto))],
-                      CheckpointSource.INPUT)
+    await loop.commit(
+        [(INPUT_WRITER, first)], [(start_task, TaskResult([], first.goto))], CheckpointSource.INPUT
+    )
 
 
-async def take_command(loop: "Loop", cmd: Command) -> None:
+async def take_command(loop: Loop, cmd: Command) -> None:
     if cmd.graph is CommandGraph.PARENT:
         raise InvalidUpdateError("a Command given as input cannot go to a parent graph")
     if cmd.resume is None and cmd.update is None and cmd.goto is None:
@@ -77,25 +85,25 @@ async def take_command(loop: "Loop", cmd: Command) -> None:
     loop.seen = dict(loop.versions)  # D7: continuing does not stop on the same state
 
 
-def _command_result(loop: "Loop", cmd: Command) -> TaskResult:
+def _command_result(loop: Loop, cmd: Command) -> TaskResult:
     """`update` and `goto` as a node's return would be read (unknown channels refused)."""
     if cmd.update is None and cmd.goto is None:
         return TaskResult()
-    result = normalize(COMMAND_WRITER, Command(update=cmd.update, goto=cmd.goto),
-                       loop.channels)
+    result = normalize(COMMAND_WRITER, Command(update=cmd.update, goto=cmd.goto), loop.channels)
     writes = [(k, loop.channels[k].prepare(v)) for k, v in result.writes]
     return TaskResult(writes, list(result.goto))
 
 
-def _check_resumable(loop: "Loop") -> None:
+def _check_resumable(loop: Loop) -> None:
     if not loop.saving:
         raise CheckpointerRequiredError(
             "cannot resume: this run has no checkpointer and thread id to resume from (D4)",
-            help="compile the graph with a checkpointer and pass RunConfig(thread_id=…)")
+            help="compile the graph with a checkpointer and pass RunConfig(thread_id=…)",
+        )
     raise ResumeError(f"thread `{loop.s.config.thread_id}` has no saved run to resume")
 
 
-def map_resume(loop: "Loop", answer: Any) -> dict[str, Any]:
+def map_resume(loop: Loop, answer: Any) -> dict[str, Any]:
     pending = [i.id for i in loop.interrupts]
     if isinstance(answer, ResumeMap):
         return {k: v for k, v in answer.items() if k in pending}
@@ -108,4 +116,5 @@ def map_resume(loop: "Loop", answer: Any) -> dict[str, Any]:
     raise ResumeError(
         f"{len(pending)} interrupts are pending, so one answer is ambiguous",
         help="resume with Command(resume={interrupt_id: answer, …}); the ids are in "
-             "the result's `__interrupt__`")
+        "the result's `__interrupt__`",
+    )

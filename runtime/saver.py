@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import weakref
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any
 
 from agentc.runtime.checkpoint import Checkpoint, CheckpointStore, PendingWrite
 from agentc.runtime.events import DebugKind
 from agentc.runtime.types import Durability
 
-_IO_POOLS: "weakref.WeakKeyDictionary[Any, ThreadPoolExecutor]" = weakref.WeakKeyDictionary()
+_IO_POOLS: weakref.WeakKeyDictionary[Any, ThreadPoolExecutor] = weakref.WeakKeyDictionary()
 
 Build = Callable[[str | None], Checkpoint]  # parent id → the checkpoint to save
 
@@ -36,11 +37,26 @@ class Saver:
     """One run's view of its store: the thread, namespace, durability and the id of the
     checkpoint the next save hangs off (`parent_id`)."""
 
-    __slots__ = ("store", "thread", "ns", "durability", "active", "parent_id", "bg",
-                 "exit_build", "debug")
+    __slots__ = (
+        "store",
+        "thread",
+        "ns",
+        "durability",
+        "active",
+        "parent_id",
+        "bg",
+        "exit_build",
+        "debug",
+    )
 
-    def __init__(self, store: CheckpointStore | None, thread: str | None, ns: str,
-                 durability: Durability, debug: Callable[..., None] | None) -> None:
+    def __init__(
+        self,
+        store: CheckpointStore | None,
+        thread: str | None,
+        ns: str,
+        durability: Durability,
+        debug: Callable[..., None] | None,
+    ) -> None:
         self.store, self.thread, self.ns, self.durability = store, thread, ns, durability
         self.active = store is not None and thread is not None
         self.parent_id: str | None = None
@@ -57,8 +73,9 @@ class Saver:
         self.bg.append(fut)
         return None
 
-    async def load(self, checkpoint_id: str | None
-                   ) -> tuple[list[Checkpoint], list[PendingWrite]] | None:
+    async def load(
+        self, checkpoint_id: str | None
+    ) -> tuple[list[Checkpoint], list[PendingWrite]] | None:
         """The chain of checkpoints up to `checkpoint_id` (or the latest), and its writes."""
         store, thread, ns = self.store, self.thread, self.ns
         last = await self.io(store.get, thread, ns, checkpoint_id, wait=True)
@@ -77,11 +94,15 @@ class Saver:
     async def _put(self, build: Build) -> None:
         ckpt = build(self.parent_id)
         self.parent_id = ckpt.id
-        await self.io(self.store.put, self.thread, self.ns, ckpt,
-                      wait=self.durability is not Durability.ASYNC)
+        await self.io(
+            self.store.put, self.thread, self.ns, ckpt, wait=self.durability is not Durability.ASYNC
+        )
         if self.debug is not None:
-            self.debug(DebugKind.CHECKPOINT, {"id": ckpt.id, "step": ckpt.step,
-                                              "next": [t.node for t in ckpt.next]}, ckpt.step)
+            self.debug(
+                DebugKind.CHECKPOINT,
+                {"id": ckpt.id, "step": ckpt.step, "next": [t.node for t in ckpt.next]},
+                ckpt.step,
+            )
 
     async def put_writes(self, writes: list[PendingWrite], *, wait: bool = False) -> None:
         if not self.active or not writes:
@@ -89,8 +110,14 @@ class Saver:
         if self.exit_build is not None:  # the writes hang off a checkpoint: save it first
             build, self.exit_build = self.exit_build, None
             await self._put(build)
-        await self.io(self.store.put_writes, self.thread, self.ns, self.parent_id, writes,
-                      wait=wait or self.durability is not Durability.ASYNC)
+        await self.io(
+            self.store.put_writes,
+            self.thread,
+            self.ns,
+            self.parent_id,
+            writes,
+            wait=wait or self.durability is not Durability.ASYNC,
+        )
 
     async def flush(self) -> None:
         if self.exit_build is not None:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from agentc.runtime.errors import SerializationError, UnknownStoredTypeError
 
@@ -27,12 +28,12 @@ def register_type(cls: type, name: str | None = None, *, exclude_defaults: bool 
     """Allow `cls` (a pydantic model, a dataclass or an Enum) in checkpoints under `name`."""
     name = name or f"{cls.__module__}.{cls.__qualname__}"
     if hasattr(cls, "model_validate"):
-        enc = (lambda v: v.model_dump(mode="json", exclude_defaults=exclude_defaults))
+        enc = lambda v: v.model_dump(mode="json", exclude_defaults=exclude_defaults)
         dec = cls.model_validate
     elif dataclasses.is_dataclass(cls):
         names = [f.name for f in dataclasses.fields(cls)]
-        enc = (lambda v: {n: encode(getattr(v, n)) for n in names})
-        dec = (lambda d: cls(**{k: decode(v) for k, v in d.items()}))
+        enc = lambda v: {n: encode(getattr(v, n)) for n in names}
+        dec = lambda d: cls(**{k: decode(v) for k, v in d.items()})
     elif issubclass(cls, enum.Enum):
         enc, dec = (lambda v: v.value), cls
     else:
@@ -58,11 +59,16 @@ def encode(value: Any) -> Any:
     entry = _BY_CLASS.get(t)
     if entry is not None:
         return {TAG: entry[0], "data": entry[1](value)}
-    if hasattr(value, "__len__") and hasattr(value, "__getitem__") and not isinstance(value, (str, bytes)):
+    if (
+        hasattr(value, "__len__")
+        and hasattr(value, "__getitem__")
+        and not isinstance(value, (str, bytes))
+    ):
         return [encode(v) for v in value]  # read-only sequence views
     raise SerializationError(
         f"cannot save a value of type `{t.__module__}.{t.__qualname__}` in a checkpoint",
-        help="register it with agentc.runtime.serde.register_type (JSON only, never pickle)")
+        help="register it with agentc.runtime.serde.register_type (JSON only, never pickle)",
+    )
 
 
 def decode(data: Any) -> Any:
@@ -83,7 +89,8 @@ def decode(data: Any) -> Any:
         raise UnknownStoredTypeError(
             f"the checkpoint holds a value of type `{tag}`, which this process has not registered",
             help="import the module that registers it, or register_type it; "
-                 "agentc never rebuilds unlisted types (D6)")
+            "agentc never rebuilds unlisted types (D6)",
+        )
     return dec(data["data"])
 
 

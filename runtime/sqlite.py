@@ -60,50 +60,65 @@ class SqliteStore:
             self._conn.executescript(_SCHEMA)
 
     def put(self, thread_id: str, ns: str, checkpoint: Checkpoint) -> None:
-        data = json.dumps(_encode_checkpoint(checkpoint), separators=(",", ":"),
-                          ensure_ascii=False)
+        data = json.dumps(_encode_checkpoint(checkpoint), separators=(",", ":"), ensure_ascii=False)
         with self._lock:
             self._conn.execute(
                 "INSERT INTO checkpoints (thread_id, ns, id, parent_id, data) VALUES (?,?,?,?,?)",
-                (thread_id, ns, checkpoint.id, checkpoint.parent_id, data))
+                (thread_id, ns, checkpoint.id, checkpoint.parent_id, data),
+            )
 
-    def put_writes(self, thread_id: str, ns: str, checkpoint_id: str,
-                   writes: list[PendingWrite]) -> None:
-        rows = [(thread_id, ns, checkpoint_id, tid, kind.value,
-                 json.dumps(encode(_write_payload(kind, payload)), separators=(",", ":")))
-                for tid, kind, payload in writes]
+    def put_writes(
+        self, thread_id: str, ns: str, checkpoint_id: str, writes: list[PendingWrite]
+    ) -> None:
+        rows = [
+            (
+                thread_id,
+                ns,
+                checkpoint_id,
+                tid,
+                kind.value,
+                json.dumps(encode(_write_payload(kind, payload)), separators=(",", ":")),
+            )
+            for tid, kind, payload in writes
+        ]
         with self._lock:
             self._conn.execute("BEGIN")
             self._conn.executemany(
                 "INSERT INTO writes (thread_id, ns, checkpoint_id, task_id, kind, data) "
-                "VALUES (?,?,?,?,?,?)", rows)
+                "VALUES (?,?,?,?,?,?)",
+                rows,
+            )
             self._conn.execute("COMMIT")
 
-    def get(self, thread_id: str, ns: str, checkpoint_id: str | None = None
-            ) -> Checkpoint | None:
+    def get(self, thread_id: str, ns: str, checkpoint_id: str | None = None) -> Checkpoint | None:
         with self._lock:
             if checkpoint_id is None:
                 row = self._conn.execute(
                     "SELECT data FROM checkpoints WHERE thread_id=? AND ns=? "
-                    "ORDER BY seq DESC LIMIT 1", (thread_id, ns)).fetchone()
+                    "ORDER BY seq DESC LIMIT 1",
+                    (thread_id, ns),
+                ).fetchone()
             else:
                 row = self._conn.execute(
                     "SELECT data FROM checkpoints WHERE thread_id=? AND ns=? AND id=?",
-                    (thread_id, ns, checkpoint_id)).fetchone()
+                    (thread_id, ns, checkpoint_id),
+                ).fetchone()
         return _decode_checkpoint(json.loads(row[0])) if row else None
 
     def list(self, thread_id: str, ns: str) -> list[Checkpoint]:
         with self._lock:
             rows = self._conn.execute(
                 "SELECT data FROM checkpoints WHERE thread_id=? AND ns=? ORDER BY seq",
-                (thread_id, ns)).fetchall()
+                (thread_id, ns),
+            ).fetchall()
         return [_decode_checkpoint(json.loads(r[0])) for r in rows]
 
     def chain(self, thread_id: str, ns: str, checkpoint_id: str) -> list[Checkpoint]:
         with self._lock:
             rows = self._conn.execute(
                 "SELECT id, parent_id, data FROM checkpoints WHERE thread_id=? AND ns=?",
-                (thread_id, ns)).fetchall()
+                (thread_id, ns),
+            ).fetchall()
         parents = {r[0]: (r[1], r[2]) for r in rows}
         ids: list[str] = []
         cid: str | None = checkpoint_id
@@ -116,9 +131,13 @@ class SqliteStore:
         with self._lock:
             rows = self._conn.execute(
                 "SELECT task_id, kind, data FROM writes WHERE thread_id=? AND ns=? "
-                "AND checkpoint_id=? ORDER BY seq", (thread_id, ns, checkpoint_id)).fetchall()
-        return [(tid, WriteKind(kind), _read_payload(WriteKind(kind), decode(json.loads(data))))
-                for tid, kind, data in rows]
+                "AND checkpoint_id=? ORDER BY seq",
+                (thread_id, ns, checkpoint_id),
+            ).fetchall()
+        return [
+            (tid, WriteKind(kind), _read_payload(WriteKind(kind), decode(json.loads(data))))
+            for tid, kind, data in rows
+        ]
 
     def close(self) -> None:
         with self._lock:
@@ -127,9 +146,15 @@ class SqliteStore:
 
 def _encode_checkpoint(c: Checkpoint) -> dict[str, Any]:
     return {
-        "id": c.id, "parent": c.parent_id, "step": c.step, "source": c.source.value,
+        "id": c.id,
+        "parent": c.parent_id,
+        "step": c.step,
+        "source": c.source.value,
         "deltas": {k: [_DK[kind], encode(payload)] for k, (kind, payload) in c.deltas.items()},
-        "versions": c.versions, "seen": c.seen, "ran": list(c.ran), "at": c.created_at,
+        "versions": c.versions,
+        "seen": c.seen,
+        "ran": list(c.ran),
+        "at": c.created_at,
         "next": [_encode_task(t) for t in c.next],
     }
 
@@ -141,11 +166,20 @@ def _encode_task(t: Task) -> list[Any]:
 
 def _decode_checkpoint(d: dict[str, Any]) -> Checkpoint:
     return Checkpoint(
-        id=d["id"], parent_id=d["parent"], step=d["step"], source=CheckpointSource(d["source"]),
+        id=d["id"],
+        parent_id=d["parent"],
+        step=d["step"],
+        source=CheckpointSource(d["source"]),
         deltas={k: (_DK_BACK[kind], decode(p)) for k, (kind, p) in d["deltas"].items()},
-        versions=d["versions"], seen=d["seen"], ran=tuple(d["ran"]), created_at=d["at"],
-        next=tuple(Task(t[0], t[1], (t[2], t[3]), decode(t[4]) if len(t) > 4 else MISSING)
-                   for t in d["next"]))
+        versions=d["versions"],
+        seen=d["seen"],
+        ran=tuple(d["ran"]),
+        created_at=d["at"],
+        next=tuple(
+            Task(t[0], t[1], (t[2], t[3]), decode(t[4]) if len(t) > 4 else MISSING)
+            for t in d["next"]
+        ),
+    )
 
 
 def _write_payload(kind: WriteKind, payload: Any) -> Any:
@@ -158,10 +192,9 @@ def _write_payload(kind: WriteKind, payload: Any) -> Any:
 
 def _read_payload(kind: WriteKind, data: Any) -> Any:
     from agentc.runtime.algo import TaskResult
+
     if kind is WriteKind.RESULT or kind is WriteKind.UPDATE:
         return TaskResult([(k, v) for k, v in data["writes"]], list(data["goto"]))
     if kind is WriteKind.RESUME:
         return {k: v for k, v in data}
     return data
-
-

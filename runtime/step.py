@@ -14,8 +14,9 @@ import asyncio
 import inspect
 import random
 import time
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any
 
 from agentc.compiler import ir
 from agentc.runtime.algo import ParentCommand, Task, TaskResult, normalize
@@ -28,9 +29,21 @@ from agentc.runtime.types import GraphInterrupt, Interrupt
 
 # ---------------------------------------------------------------- retry (E7)
 
-_NO_RETRY = (ValueError, TypeError, ArithmeticError, ImportError, LookupError, NameError,
-             SyntaxError, RuntimeError, ReferenceError, StopIteration, StopAsyncIteration,
-             OSError, AgentcRuntimeError)
+_NO_RETRY = (
+    ValueError,
+    TypeError,
+    ArithmeticError,
+    ImportError,
+    LookupError,
+    NameError,
+    SyntaxError,
+    RuntimeError,
+    ReferenceError,
+    StopIteration,
+    StopAsyncIteration,
+    OSError,
+    AgentcRuntimeError,
+)
 
 
 def _retryable(exc: BaseException) -> bool:
@@ -52,15 +65,18 @@ def retry_delay(policy: ir.RetryPolicy | None, attempt: int, exc: BaseException)
             return None
     elif not _retryable(exc):
         return None
-    interval = min(policy.max_interval,
-                   policy.initial_interval * policy.backoff_factor ** (attempt - 1))
+    interval = min(
+        policy.max_interval, policy.initial_interval * policy.backoff_factor ** (attempt - 1)
+    )
     return interval + (random.uniform(0, 1) if policy.jitter else 0.0)
 
 
 # ---------------------------------------------------------------- calling a sync node
 
-def call_sync(fn: Callable[..., Any], args: tuple[Any, ...], ctx: TaskContext,
-               cost: SyncCost | None = None) -> Any:
+
+def call_sync(
+    fn: Callable[..., Any], args: tuple[Any, ...], ctx: TaskContext, cost: SyncCost | None = None
+) -> Any:
     token = _CURRENT.set(ctx)
     t0 = time.perf_counter_ns()
     try:
@@ -72,6 +88,7 @@ def call_sync(fn: Callable[..., Any], args: tuple[Any, ...], ctx: TaskContext,
 
 
 # ---------------------------------------------------------------- one step
+
 
 @dataclass(slots=True)
 class StepOutcome:
@@ -103,8 +120,14 @@ class StepRunner:
     def __init__(self, env: StepEnv) -> None:
         self.env = env
 
-    async def run(self, todo: list[Task], step: int, view: Mapping[str, Any],
-                  resumes: dict[str, Any], on_finished: OnFinished | None) -> StepOutcome:
+    async def run(
+        self,
+        todo: list[Task],
+        step: int,
+        view: Mapping[str, Any],
+        resumes: dict[str, Any],
+        on_finished: OnFinished | None,
+    ) -> StepOutcome:
         """Run `todo`; `on_finished` hears each task that finishes while siblings run."""
         out = StepOutcome({})
         if self.env.debug is not None:
@@ -121,12 +144,19 @@ class StepRunner:
             out.failure = exc
         return out
 
-    async def _many(self, todo: list[Task], step: int, view: Mapping[str, Any],
-                    resumes: dict[str, Any], out: StepOutcome,
-                    on_finished: OnFinished | None) -> None:
+    async def _many(
+        self,
+        todo: list[Task],
+        step: int,
+        view: Mapping[str, Any],
+        resumes: dict[str, Any],
+        out: StepOutcome,
+        on_finished: OnFinished | None,
+    ) -> None:
         """Run tasks concurrently; stop at the first failure (E6) or the step timeout (F2)."""
-        futs = {asyncio.ensure_future(self.run_task(t, view, step, resumes, False)): t
-                for t in todo}
+        futs = {
+            asyncio.ensure_future(self.run_task(t, view, step, resumes, False)): t for t in todo
+        }
         pending = set(futs)
         timeout = self.env.spec.step_timeout
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -139,10 +169,15 @@ class StepRunner:
                 if not done:
                     out.failure = StepTimeoutError(
                         f"step {step} ran longer than {timeout}s (still running: "
-                        f"{', '.join(sorted({futs[f].node for f in pending}))})")
+                        f"{', '.join(sorted({futs[f].node for f in pending}))})"
+                    )
                     return
-                await self._collect(sorted(done, key=lambda f: futs[f].path), futs, out,
-                                    on_finished if pending else None)
+                await self._collect(
+                    sorted(done, key=lambda f: futs[f].path),
+                    futs,
+                    out,
+                    on_finished if pending else None,
+                )
         finally:
             for fut in pending:  # E6: tasks in flight are cancelled
                 fut.cancel()
@@ -150,8 +185,12 @@ class StepRunner:
                 await asyncio.wait(pending)
 
     @staticmethod
-    async def _collect(done: list[asyncio.Future[Any]], futs: dict[Any, Task],
-                       out: StepOutcome, on_finished: OnFinished | None) -> None:
+    async def _collect(
+        done: list[asyncio.Future[Any]],
+        futs: dict[Any, Task],
+        out: StepOutcome,
+        on_finished: OnFinished | None,
+    ) -> None:
         for fut in done:
             exc = fut.exception()
             if exc is None:
@@ -165,21 +204,32 @@ class StepRunner:
             elif out.failure is None:
                 out.failure = exc
 
-    async def run_task(self, task: Task, view: Mapping[str, Any], step: int,
-                       resumes: dict[str, Any], lone: bool) -> TaskResult:
+    async def run_task(
+        self, task: Task, view: Mapping[str, Any], step: int, resumes: dict[str, Any], lone: bool
+    ) -> TaskResult:
         env = self.env
         node = env.bound.nodes[task.node]
         s = env.spec
-        ctx = TaskContext(step, task.node, s.config, task.id, s.ns, s.checkpointer, resumes,
-                          s.sink, s.modes, run_id=env.run_id, store=s.store)
+        ctx = TaskContext(
+            step,
+            task.node,
+            s.config,
+            task.id,
+            s.ns,
+            s.checkpointer,
+            resumes,
+            s.sink,
+            s.modes,
+            run_id=env.run_id,
+            store=s.store,
+        )
         state = view if task.arg is MISSING else task.arg
         attempt = 0
         while True:
             attempt += 1
             ctx.asked = 0
             try:
-                result = normalize(task.node, await self.call(node, state, ctx, lone),
-                                   env.channels)
+                result = normalize(task.node, await self.call(node, state, ctx, lone), env.channels)
             except (GraphInterrupt, ParentCommand, AgentcRuntimeError):
                 raise
             except Exception as exc:
@@ -189,8 +239,11 @@ class StepRunner:
                 await asyncio.sleep(delay)
                 continue
             if env.debug is not None:
-                env.debug(DebugKind.TASK_RESULT, {"id": task.id, "node": task.node,
-                                                  "writes": dict(result.writes)}, step)
+                env.debug(
+                    DebugKind.TASK_RESULT,
+                    {"id": task.id, "node": task.node, "writes": dict(result.writes)},
+                    step,
+                )
             return result
 
     async def call(self, node: BoundNode, state: Any, ctx: TaskContext, lone: bool) -> Any:
@@ -208,8 +261,9 @@ class StepRunner:
             out = call_sync(c.fn, args, ctx, node.cost)
         else:
             loop = asyncio.get_running_loop()
-            out = await _timed(node, loop.run_in_executor(None, call_sync, c.fn, args, ctx,
-                                                          node.cost))
+            out = await _timed(
+                node, loop.run_in_executor(None, call_sync, c.fn, args, ctx, node.cost)
+            )
         return await out if inspect.isawaitable(out) else out
 
 
@@ -219,5 +273,6 @@ async def _timed(node: BoundNode, aw: Any) -> Any:
     try:
         return await asyncio.wait_for(aw, node.timeout_s)
     except TimeoutError as exc:
-        raise StepTimeoutError(f"node `{node.name}` ran longer than its {node.timeout_s}s "
-                               "timeout", span=node.spec.span) from exc
+        raise StepTimeoutError(
+            f"node `{node.name}` ran longer than its {node.timeout_s}s timeout", span=node.spec.span
+        ) from exc

@@ -28,9 +28,10 @@ import math
 import os
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Mapping, Protocol
+from datetime import UTC, datetime
+from typing import Any, Protocol
 
 from agentc.compiler import ir
 from agentc.runtime.errors import AgentcRuntimeError
@@ -49,6 +50,7 @@ class StoreError(AgentcRuntimeError, ValueError):
 
 # ---------------------------------------------------------------- items
 
+
 @dataclass(frozen=True, slots=True)
 class Item:
     """One stored value. `value` is a fresh copy on every read."""
@@ -62,9 +64,13 @@ class Item:
 
     def dict(self) -> dict[str, Any]:
         """LangGraph's `Item.dict()` shape."""
-        return {"namespace": list(self.namespace), "key": self.key, "value": self.value,
-                "created_at": self.created_at.isoformat(),
-                "updated_at": self.updated_at.isoformat()}
+        return {
+            "namespace": list(self.namespace),
+            "key": self.key,
+            "value": self.value,
+            "created_at": self.created_at.isoformat(),
+            "updated_at": self.updated_at.isoformat(),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +84,17 @@ class Row:
     updated_at: float
 
     def item(self) -> Item:
-        return Item(self.namespace, self.key, json.loads(self.text),
-                    _utc(self.created_at), _utc(self.updated_at))
+        return Item(
+            self.namespace,
+            self.key,
+            json.loads(self.text),
+            _utc(self.created_at),
+            _utc(self.updated_at),
+        )
 
 
 def _utc(seconds: float) -> datetime:
-    return datetime.fromtimestamp(seconds, tz=timezone.utc)
+    return datetime.fromtimestamp(seconds, tz=UTC)
 
 
 class Store(Protocol):
@@ -96,12 +107,25 @@ class Store(Protocol):
 
     def delete(self, namespace: Namespace, key: str) -> None: ...
 
-    def search(self, namespace_prefix: Namespace, /, *, filter: Mapping[str, Any] | None = None,
-               limit: int = 10, offset: int = 0) -> list[Item]: ...
+    def search(
+        self,
+        namespace_prefix: Namespace,
+        /,
+        *,
+        filter: Mapping[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[Item]: ...
 
-    def list_namespaces(self, *, prefix: Namespace | None = None,
-                        suffix: Namespace | None = None, max_depth: int | None = None,
-                        limit: int = 100, offset: int = 0) -> list[Namespace]: ...
+    def list_namespaces(
+        self,
+        *,
+        prefix: Namespace | None = None,
+        suffix: Namespace | None = None,
+        max_depth: int | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Namespace]: ...
 
 
 class Backend(Protocol):
@@ -126,6 +150,7 @@ class Backend(Protocol):
 
 # ---------------------------------------------------------------- the store over a backend
 
+
 class ItemStore:
     """Checks, JSON, filters and paging over a `Backend` (see the module docstring)."""
 
@@ -143,30 +168,47 @@ class ItemStore:
     def delete(self, namespace: Namespace, key: str) -> None:
         self.backend.remove(check_namespace(namespace), check_key(key))
 
-    def search(self, namespace_prefix: Namespace, /, *, query: str | None = None,
-               filter: Mapping[str, Any] | None = None, limit: int = 10,
-               offset: int = 0) -> list[Item]:
+    def search(
+        self,
+        namespace_prefix: Namespace,
+        /,
+        *,
+        query: str | None = None,
+        filter: Mapping[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[Item]:
         if query is not None:  # LangGraph ignores a query when the store has no index
-            raise StoreError("this store has no semantic index, so `search(query=…)` "
-                             "cannot rank items",
-                             help="search by namespace prefix and `filter={…}` instead")
+            raise StoreError(
+                "this store has no semantic index, so `search(query=…)` cannot rank items",
+                help="search by namespace prefix and `filter={…}` instead",
+            )
         check_page(limit, offset)
         check_filter(filter)
         items = (r.item() for r in self.backend.scan(check_namespace(namespace_prefix)))
         found = [i for i in items if matches(i.value, filter)]
-        return found[offset:offset + limit]
+        return found[offset : offset + limit]
 
-    def list_namespaces(self, *, prefix: Namespace | None = None,
-                        suffix: Namespace | None = None, max_depth: int | None = None,
-                        limit: int = 100, offset: int = 0) -> list[Namespace]:
+    def list_namespaces(
+        self,
+        *,
+        prefix: Namespace | None = None,
+        suffix: Namespace | None = None,
+        max_depth: int | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Namespace]:
         check_page(limit, offset)
         pre = check_namespace(prefix or (), wildcard=True)
         suf = check_namespace(suffix or (), wildcard=True)
         if max_depth is not None and (not isinstance(max_depth, int) or max_depth < 1):
             raise StoreError(f"max_depth must be a whole number of at least 1, not {max_depth!r}")
-        found = {ns[:max_depth] if max_depth else ns for ns in self.backend.namespaces()
-                 if _labels_match(ns, pre) and _labels_match(ns[::-1], suf[::-1])}
-        return sorted(found)[offset:offset + limit]
+        found = {
+            ns[:max_depth] if max_depth else ns
+            for ns in self.backend.namespaces()
+            if _labels_match(ns, pre) and _labels_match(ns[::-1], suf[::-1])
+        }
+        return sorted(found)[offset : offset + limit]
 
     # ---- the async adapter (one line each: the work is the sync call above)
 
@@ -220,18 +262,26 @@ def open_store(spec: ir.StoreSpec | None, base_dir: str = ".") -> ItemStore | No
 
 # ---------------------------------------------------------------- checks
 
-def check_namespace(namespace: Any, *, allow_empty: bool = True,
-                    wildcard: bool = False) -> Namespace:
+
+def check_namespace(
+    namespace: Any, *, allow_empty: bool = True, wildcard: bool = False
+) -> Namespace:
     if not isinstance(namespace, tuple):
-        raise StoreError(f"a namespace is a tuple of strings, not {type(namespace).__name__}",
-                         help="write it as (\"memories\", user_id)")
+        raise StoreError(
+            f"a namespace is a tuple of strings, not {type(namespace).__name__}",
+            help='write it as ("memories", user_id)',
+        )
     if not namespace and not allow_empty:
-        raise StoreError("an item's namespace needs at least one label",
-                         help="put it under a namespace such as (\"memories\",)")
+        raise StoreError(
+            "an item's namespace needs at least one label",
+            help='put it under a namespace such as ("memories",)',
+        )
     for label in namespace:
         if not isinstance(label, str) or not label or "." in label or "\x00" in label:
-            raise StoreError(f"namespace label {label!r} in {namespace!r} is not a non-empty "
-                             "string without `.`", help="labels are names, not dotted paths")
+            raise StoreError(
+                f"namespace label {label!r} in {namespace!r} is not a non-empty string without `.`",
+                help="labels are names, not dotted paths",
+            )
         if label == WILDCARD and not wildcard:
             raise StoreError(f"`*` is a wildcard of list_namespaces, not a label ({namespace!r})")
     return namespace
@@ -252,8 +302,10 @@ def check_page(limit: Any, offset: Any) -> None:
 def value_text(value: Any) -> str:
     """The JSON text of a JSON object, or `StoreError` naming the first non-JSON part."""
     if not isinstance(value, Mapping):
-        raise StoreError(f"a stored value is a JSON object (a dict), not {type(value).__name__}",
-                         help="wrap it: {\"value\": …}")
+        raise StoreError(
+            f"a stored value is a JSON object (a dict), not {type(value).__name__}",
+            help='wrap it: {"value": …}',
+        )
     _check_json(value, "value")
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
@@ -275,8 +327,10 @@ def _check_json(value: Any, where: str) -> None:
         for i, v in enumerate(value):
             _check_json(v, f"{where}[{i}]")
         return
-    raise StoreError(f"{where} is a {type(value).__name__}, which is not a JSON value",
-                     help="store JSON only: dicts, lists, strings, numbers, booleans, None")
+    raise StoreError(
+        f"{where} is a {type(value).__name__}, which is not a JSON value",
+        help="store JSON only: dicts, lists, strings, numbers, booleans, None",
+    )
 
 
 def check_filter(filter: Any) -> None:
@@ -291,12 +345,14 @@ def _check_operators(value: Any) -> None:
     if isinstance(value, Mapping):
         for k, v in value.items():
             if isinstance(k, str) and k.startswith("$") and k not in OPERATORS:
-                raise StoreError(f"unknown filter operator `{k}`",
-                                 help=f"use one of {', '.join(OPERATORS)}")
+                raise StoreError(
+                    f"unknown filter operator `{k}`", help=f"use one of {', '.join(OPERATORS)}"
+                )
             _check_operators(v)
 
 
 # ---------------------------------------------------------------- filters (LangGraph's rules)
+
 
 def matches(value: Mapping[str, Any], filter: Mapping[str, Any] | None) -> bool:
     """Every filter key matches: equal values, nested maps key by key, or operators."""
@@ -308,10 +364,14 @@ def _compare(actual: Any, wanted: Any) -> bool:
         if any(isinstance(k, str) and k.startswith("$") for k in wanted):
             return all(_operator(actual, op, arg) for op, arg in wanted.items())
         return isinstance(actual, Mapping) and all(
-            _compare(actual.get(k), v) for k, v in wanted.items())
+            _compare(actual.get(k), v) for k, v in wanted.items()
+        )
     if isinstance(wanted, (list, tuple)):
-        return isinstance(actual, (list, tuple)) and len(actual) == len(wanted) and all(
-            _compare(a, w) for a, w in zip(actual, wanted))
+        return (
+            isinstance(actual, (list, tuple))
+            and len(actual) == len(wanted)
+            and all(_compare(a, w) for a, w in zip(actual, wanted))
+        )
     return actual == wanted
 
 
@@ -322,8 +382,9 @@ def _operator(actual: Any, op: str, arg: Any) -> bool:
         return actual != arg
     if not _is_number(actual) or not _is_number(arg):
         return False  # an order comparison with a missing or non-number value: no match
-    return {"$gt": actual > arg, "$gte": actual >= arg, "$lt": actual < arg,
-            "$lte": actual <= arg}[op]
+    return {"$gt": actual > arg, "$gte": actual >= arg, "$lt": actual < arg, "$lte": actual <= arg}[
+        op
+    ]
 
 
 def _is_number(v: Any) -> bool:
@@ -335,6 +396,7 @@ def _labels_match(ns: Namespace, pattern: Namespace) -> bool:
 
 
 # ---------------------------------------------------------------- backends
+
 
 class MemoryBackend:
     """Rows in a dict kept in first-write order, under a lock (tools run in threads)."""
@@ -401,18 +463,22 @@ class SqliteBackend:
                 "INSERT INTO store_items (ns, key, value, created_at, updated_at) "
                 "VALUES (?,?,?,?,?) ON CONFLICT (ns, key) DO UPDATE SET "
                 "value=excluded.value, updated_at=excluded.updated_at",
-                (_SEP.join(namespace), key, text, now, now))
+                (_SEP.join(namespace), key, text, now, now),
+            )
 
     def remove(self, namespace: Namespace, key: str) -> None:
         with self._lock:
-            self._conn.execute("DELETE FROM store_items WHERE ns=? AND key=?",
-                               (_SEP.join(namespace), key))
+            self._conn.execute(
+                "DELETE FROM store_items WHERE ns=? AND key=?", (_SEP.join(namespace), key)
+            )
 
     def read(self, namespace: Namespace, key: str) -> Row | None:
         with self._lock:
             row = self._conn.execute(
                 "SELECT ns, key, value, created_at, updated_at FROM store_items "
-                "WHERE ns=? AND key=?", (_SEP.join(namespace), key)).fetchone()
+                "WHERE ns=? AND key=?",
+                (_SEP.join(namespace), key),
+            ).fetchone()
         return _row(row) if row else None
 
     def scan(self, prefix: Namespace) -> list[Row]:
@@ -423,8 +489,8 @@ class SqliteBackend:
             else:
                 p = _SEP.join(prefix)
                 rows = self._conn.execute(
-                    f"{cols} WHERE ns=? OR (ns>=? AND ns<?) ORDER BY seq",
-                    (p, p + _SEP, p + "/")).fetchall()
+                    f"{cols} WHERE ns=? OR (ns>=? AND ns<?) ORDER BY seq", (p, p + _SEP, p + "/")
+                ).fetchall()
         return [_row(r) for r in rows]
 
     def namespaces(self) -> list[Namespace]:

@@ -26,22 +26,30 @@ _FORWARDED = frozenset({StreamMode.MESSAGES, StreamMode.CUSTOM})
 def subgraph_node(spec: Any, graph: Any, env: Any) -> Any:
     name = spec.config.get("graph")
     if not isinstance(name, str):
-        raise BindError(f"node `{spec.name}` needs config {{\"graph\": \"<name>\"}}",
-                        span=spec.span)
+        raise BindError(f'node `{spec.name}` needs config {{"graph": "<name>"}}', span=spec.span)
     child = env.subgraph(name)
     parent_channels = frozenset(c.name for c in graph.state)
 
     async def run_subgraph(state: Any, ctx: TaskContext) -> Any:
         ns = f"{ctx.ns}|{ctx.node}:{ctx.task_id}" if ctx.ns else f"{ctx.node}:{ctx.task_id}"
-        config = RunConfig(thread_id=ctx.config.thread_id, configurable=ctx.config.configurable,
-                           tags=ctx.config.tags)  # recursion_limit None: the child's own (H2)
+        config = RunConfig(
+            thread_id=ctx.config.thread_id,
+            configurable=ctx.config.configurable,
+            tags=ctx.config.tags,
+        )  # recursion_limit None: the child's own (H2)
         saver = ctx.checkpointer if ctx.config.thread_id is not None else None
         value: Any = {k: v for k, v in state.items() if k in child.bound.input_channels}
         if saver is not None and _has_pending(saver, ctx.config.thread_id, ns):
             value = Command(resume=ResumeMap(ctx.resumes)) if ctx.resumes else None
         sink = _forward(ctx) if ctx.sink is not None and ctx.modes & _FORWARDED else None
-        spec_ = child.spec(config, modes=ctx.modes & _FORWARDED, sink=sink, ns=ns,
-                           checkpointer=saver, store=ctx.store)  # I1: the parent's store
+        spec_ = child.spec(
+            config,
+            modes=ctx.modes & _FORWARDED,
+            sink=sink,
+            ns=ns,
+            checkpointer=saver,
+            store=ctx.store,
+        )  # I1: the parent's store
         try:
             outcome = await child.run(value, spec_)
         except ParentCommand as pc:
@@ -61,6 +69,13 @@ def _has_pending(store: Any, thread: str, ns: str) -> bool:
 def _forward(ctx: TaskContext) -> Any:
     def sink(event: Any) -> None:
         if isinstance(event, (MessagesEvent, CustomEvent)):
-            ctx.sink(type(event)(event.step, event.node, event.payload,
-                                 f"{ctx.node}|{event.ns}" if event.ns else ctx.node))
+            ctx.sink(
+                type(event)(
+                    event.step,
+                    event.node,
+                    event.payload,
+                    f"{ctx.node}|{event.ns}" if event.ns else ctx.node,
+                )
+            )
+
     return sink

@@ -19,8 +19,9 @@ from its IR spec.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -103,6 +104,7 @@ class GraphInterrupt(Exception):
 
 
 # ---------------------------------------------------------------- added by the runtime (issue 3)
+
 
 @dataclass(frozen=True, slots=True)
 class Interrupt:

@@ -16,27 +16,57 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from ..compiler.ir import AgentSpec, BranchSpec, CheckpointKind, Graph, HookPoint, ModelSpec, \
-    NodeSpec, OutputStrategy, ToolSpec
+from ..compiler.ir import (
+    AgentSpec,
+    BranchSpec,
+    CheckpointKind,
+    Graph,
+    HookPoint,
+    ModelSpec,
+    NodeSpec,
+    OutputStrategy,
+    ToolSpec,
+)
 from ..runtime.types import Command, GraphInterrupt, RunConfig, Send, StreamMode, factory
 from . import routing
-from .messages import REMOVE_ALL_MESSAGES, AIMessage, BaseMessage, RemoveMessage, \
-    SystemMessage, ToolCall, ToolMessage
+from .messages import (
+    REMOVE_ALL_MESSAGES,
+    AIMessage,
+    BaseMessage,
+    RemoveMessage,
+    SystemMessage,
+    ToolCall,
+    ToolMessage,
+)
 from .providers.base import ChatModel, ModelRequest, ToolDefinition
+
 if TYPE_CHECKING:  # imported where used: only agents that declare `output` pay for it
     from .structured_output import OutputSchema, StructuredOutput
-from .tools import CallEnv, Tool, ToolDefinitionError, ToolRuntime, as_tool, make_tool, \
-    run_tool, unknown_tool_message
-from .middleware.base import AgentRuntime, ExtendedModelResponse, ModelResponse, \
-    ToolCallRequest, tool_call_dict
+from ..runtime.serde import register_type  # noqa: E402
 from .middleware import base as mw_base
+from .middleware.base import (
+    AgentRuntime,
+    ExtendedModelResponse,
+    ModelResponse,
+    ToolCallRequest,
+    tool_call_dict,
+)
 from .middleware.binding import BoundMiddleware, bound_middleware
 from .middleware.chain import Handler, hook_caller, model_chain, tool_chain
-
-from ..runtime.serde import register_type  # noqa: E402
+from .tools import (
+    CallEnv,
+    Tool,
+    ToolDefinitionError,
+    ToolRuntime,
+    as_tool,
+    make_tool,
+    run_tool,
+    unknown_tool_message,
+)
 
 # A pending tool task (a Send's payload) is saved with the step that will run it.
 register_type(ToolCall, "message.tool_call")
@@ -51,6 +81,7 @@ class AgentSetupError(ValueError):
 
 # ---------------------------------------------------------------- model resolution
 
+
 def resolve_model(spec: ModelSpec, base_dir: str) -> ChatModel:
     """The model a spec names, through the providers registry (A1, A2)."""
     try:
@@ -61,12 +92,14 @@ def resolve_model(spec: ModelSpec, base_dir: str) -> ChatModel:
         return registry_resolve(spec, base_dir)
     if spec.provider == "scripted":
         from .providers.scripted import ScriptedModel
+
         return ScriptedModel.from_spec(spec, base_dir)
     raise AgentSetupError(f"no provider registry to resolve model `{spec.spec}`")
 
 
 def model_spec_from_string(text: str, span: Any) -> ModelSpec:
     from .providers.resolve import parse_model_string
+
     if text == "scripted" or text.startswith("scripted:"):
         return ModelSpec(spec=text, provider="scripted", name=text.partition(":")[2], span=span)
     provider, name = parse_model_string(text)
@@ -84,7 +117,8 @@ def is_configurable(spec: ModelSpec) -> bool:
 # bind time from the context the caller sets with `model_source(...)`.
 ModelSource = Callable[[str, ModelSpec, Callable[[], ChatModel]], ChatModel]
 _MODEL_SOURCE: contextvars.ContextVar[ModelSource | None] = contextvars.ContextVar(
-    "agentc_model_source", default=None)
+    "agentc_model_source", default=None
+)
 
 
 @contextlib.contextmanager
@@ -118,17 +152,18 @@ class ModelChooser:
             if isinstance(chosen, str) and chosen:
                 if chosen not in self.per_run:
                     self.per_run[chosen] = resolve_model(
-                        model_spec_from_string(chosen, self.spec.span), self.base_dir)
+                        model_spec_from_string(chosen, self.spec.span), self.base_dir
+                    )
                 return self.per_run[chosen]
         if self.default is None:
             spec = self.fixed_spec()
             make = lambda: resolve_model(spec, self.base_dir)  # noqa: E731
-            self.default = make() if self.source is None else self.source(
-                self.graph, spec, make)
+            self.default = make() if self.source is None else self.source(self.graph, spec, make)
         return self.default
 
 
 # ---------------------------------------------------------------- binding an agent
+
 
 def agent_of(graph: Graph) -> AgentSpec:
     if graph.agent is None:
@@ -158,8 +193,11 @@ def bind_tool(spec: ToolSpec, env: Any, own: Mapping[str, Tool] | None = None) -
         t = as_tool(obj) if isinstance(obj, Tool) else make_tool(obj, name=spec.name)
     except ToolDefinitionError as exc:
         raise AgentSetupError(f"tool `{spec.name}` ({spec.ref.key}): {exc}") from None
-    return t.with_options(name=spec.name, return_direct=spec.return_direct or t.return_direct,
-                          response_format=spec.response_format)
+    return t.with_options(
+        name=spec.name,
+        return_direct=spec.return_direct or t.return_direct,
+        response_format=spec.response_format,
+    )
 
 
 def agent_tool(spec: ToolSpec, env: Any) -> Tool:
@@ -170,8 +208,10 @@ def agent_tool(spec: ToolSpec, env: Any) -> Tool:
     unless the child says `checkpoint none`; a pause inside the child pauses the parent,
     and resuming the parent resumes the child."""
     child = env.subgraph(spec.agent)
-    lent = child.graph.checkpoint.kind is not CheckpointKind.NONE or \
-        child.graph.checkpoint.span is None  # an explicit `checkpoint none` opts out (H3)
+    lent = (
+        child.graph.checkpoint.kind is not CheckpointKind.NONE
+        or child.graph.checkpoint.span is None
+    )  # an explicit `checkpoint none` opts out (H3)
 
     async def run_agent(request: str, runtime: ToolRuntime) -> str:
         value: Any = {"messages": [{"role": "user", "content": request}]}
@@ -180,13 +220,18 @@ def agent_tool(spec: ToolSpec, env: Any) -> Tool:
         return messages[-1].text if messages else ""
 
     run_agent.__name__ = spec.name
-    return make_tool(run_agent, name=spec.name, description=spec.description or spec.name,
-                     return_direct=spec.return_direct)
+    return make_tool(
+        run_agent,
+        name=spec.name,
+        description=spec.description or spec.name,
+        return_direct=spec.return_direct,
+    )
 
 
 async def run_child(child: Any, value: Any, runtime: ToolRuntime, lent: bool) -> dict:
     """Run a child graph from inside a tool call (H2, H3), as the runtime's subgraph nodes do."""
     from ..runtime.inputs import ResumeMap
+
     ctx = runtime.context
     if ctx is None or not hasattr(ctx, "task_id"):  # called outside a run: a plain invoke
         return await child.ainvoke(value, RunConfig())
@@ -194,12 +239,19 @@ async def run_child(child: Any, value: Any, runtime: ToolRuntime, lent: bool) ->
     ns = f"{ctx.ns}|{own}" if ctx.ns else own
     thread = ctx.config.thread_id
     saver = ctx.checkpointer if lent and thread is not None else None
-    config = RunConfig(thread_id=thread, configurable=ctx.config.configurable,
-                       tags=ctx.config.tags)  # recursion_limit None: the child's own (H2)
+    config = RunConfig(
+        thread_id=thread, configurable=ctx.config.configurable, tags=ctx.config.tags
+    )  # recursion_limit None: the child's own (H2)
     if saver is not None and (last := saver.get(thread, ns)) is not None and last.next:
         value = Command(resume=ResumeMap(ctx.resumes)) if ctx.resumes else None
-    run_spec = child.spec(config, modes=ctx.modes & _FORWARDED, sink=_forward(ctx, own),
-                          ns=ns, checkpointer=saver, store=ctx.store)  # I1: parent's store
+    run_spec = child.spec(
+        config,
+        modes=ctx.modes & _FORWARDED,
+        sink=_forward(ctx, own),
+        ns=ns,
+        checkpointer=saver,
+        store=ctx.store,
+    )  # I1: parent's store
     outcome = await child.run(value, run_spec)
     if outcome.paused:
         raise GraphInterrupt(outcome.interrupts)
@@ -218,6 +270,7 @@ def _forward(ctx: Any, own: str) -> Any:
         if getattr(event, "mode", None) in _FORWARDED:
             ns = f"{own}|{event.ns}" if event.ns else own
             ctx.sink(type(event)(event.step, event.node, event.payload, ns))
+
     return sink
 
 
@@ -229,8 +282,9 @@ def middleware_tools(bound: Sequence[BoundMiddleware]) -> dict[str, Tool]:
             try:
                 made = as_tool(t)
             except ToolDefinitionError as exc:
-                raise AgentSetupError(f"middleware `{b.name}` brings a tool that is not one: "
-                                      f"{exc}") from None
+                raise AgentSetupError(
+                    f"middleware `{b.name}` brings a tool that is not one: {exc}"
+                ) from None
             own[made.name] = made
     return own
 
@@ -252,6 +306,7 @@ def bind_output(agent: AgentSpec, env: Any) -> StructuredOutput | None:
     if agent.output is None:
         return None
     from .structured_output import StructuredOutput, schema_from_spec
+
     program = env.program
     schemas: dict[str, OutputSchema] = {}
     for name in agent.output.schemas:
@@ -271,14 +326,19 @@ def structured_names(agent: AgentSpec, env: Any) -> frozenset[str]:
 
 # ---------------------------------------------------------------- B4/E10: repair
 
+
 def invalid_call_message(call: Any) -> ToolMessage | None:
     """The answer LangChain gives a malformed call with an id (factory.py 1.4.10)."""
     if call.id is None:
         return None
     name = call.name or "unknown"
-    return ToolMessage(content=f"Tool call {name} with id {call.id} could not be executed - "
-                               "arguments were malformed or truncated.",
-                       name=name, tool_call_id=call.id, status="error")
+    return ToolMessage(
+        content=f"Tool call {name} with id {call.id} could not be executed - "
+        "arguments were malformed or truncated.",
+        name=name,
+        tool_call_id=call.id,
+        status="error",
+    )
 
 
 def patch_invalid_tool_calls(messages: Sequence[BaseMessage]) -> list[BaseMessage] | None:
@@ -330,8 +390,11 @@ class RepairScan:
                 self.answered.add(m.tool_call_id)
                 self.pending.discard(m.tool_call_id)
             elif isinstance(m, AIMessage) and m.invalid_tool_calls:
-                self.pending.update(c.id for c in m.invalid_tool_calls
-                                    if c.id is not None and c.id not in self.answered)
+                self.pending.update(
+                    c.id
+                    for c in m.invalid_tool_calls
+                    if c.id is not None and c.id not in self.answered
+                )
         self.upto = len(history)
         self.last = history[-1] if history else None
         return bool(self.pending)
@@ -352,11 +415,16 @@ def needs_repair(scans: dict[int, RepairScan], history: Sequence[BaseMessage]) -
 
 # ---------------------------------------------------------------- the model node
 
-def split_tools(tools: Sequence[Any]) -> tuple[tuple[ToolDefinition, ...],
-                                                tuple[dict[str, Any], ...]]:
+
+def split_tools(
+    tools: Sequence[Any],
+) -> tuple[tuple[ToolDefinition, ...], tuple[dict[str, Any], ...]]:
     """A request's tools as the provider reads them: local definitions, provider maps (A8)."""
-    local = tuple(ToolDefinition(t.name, t.description, t.parameters) for t in tools
-                  if not isinstance(t, dict))
+    local = tuple(
+        ToolDefinition(t.name, t.description, t.parameters)
+        for t in tools
+        if not isinstance(t, dict)
+    )
     return local, tuple(t for t in tools if isinstance(t, dict))
 
 
@@ -367,10 +435,16 @@ class ModelCall:
     handlers is built once and reads the task's context from `request.runtime`.
     """
 
-    def __init__(self, chooser: ModelChooser, system: SystemMessage | None,
-                 tools: Sequence[Tool], provider_tools: Sequence[dict[str, Any]],
-                 output: StructuredOutput | None, wrappers: Sequence[Any] = (),
-                 watchers: Sequence[Any] = ()) -> None:
+    def __init__(
+        self,
+        chooser: ModelChooser,
+        system: SystemMessage | None,
+        tools: Sequence[Tool],
+        provider_tools: Sequence[dict[str, Any]],
+        output: StructuredOutput | None,
+        wrappers: Sequence[Any] = (),
+        watchers: Sequence[Any] = (),
+    ) -> None:
         self.chooser, self.system, self.output = chooser, system, output
         self.watchers = tuple(watchers)  # D16: middleware that scrub streamed text
         self.tools = tuple(tools)
@@ -381,11 +455,13 @@ class ModelCall:
         self.wrapped = bool(wrappers)  # middleware may edit `request.messages` in place
         self.scans: dict[int, RepairScan] = {}
 
-    def provider_request(self, req: mw_base.ModelRequest) -> tuple[
-            ModelRequest, OutputStrategy | None]:
+    def provider_request(
+        self, req: mw_base.ModelRequest
+    ) -> tuple[ModelRequest, OutputStrategy | None]:
         model = req.model
-        messages = (req.system_message, *req.messages) if req.system_message \
-            else tuple(req.messages)  # B1, B2
+        messages = (
+            (req.system_message, *req.messages) if req.system_message else tuple(req.messages)
+        )  # B1, B2
         tools, provider = split_tools(req.tools)  # B5, A8
         choice, fmt, strategy = req.tool_choice, None, None  # B6
         output = req.response_format
@@ -395,9 +471,14 @@ class ModelCall:
                 tools, choice = tools + output.tools(), "any"  # B7, C3
             else:
                 fmt = output.response_format()  # B7
-        return ModelRequest(messages=messages, tools=tools, provider_tools=provider,
-                            tool_choice=choice, response_format=fmt,
-                            options=dict(req.model_settings)), strategy
+        return ModelRequest(
+            messages=messages,
+            tools=tools,
+            provider_tools=provider,
+            tool_choice=choice,
+            response_format=fmt,
+            options=dict(req.model_settings),
+        ), strategy
 
     async def generate(self, model: ChatModel, request: ModelRequest, ctx: Any) -> AIMessage:
         """The reply; streamed as `messages` events when a reader asked for them (with
@@ -406,8 +487,10 @@ class ModelCall:
         if not any(getattr(m, "value", m) == "messages" for m in modes):
             return await model.generate(request)
         import dataclasses
+
         from .providers.assemble import Assembler
         from .providers.base import MessageDelta
+
         acc = Assembler()
         scrubbers = [s for w in self.watchers if (s := w.stream_scrubber()) is not None]
         async for delta in model.stream(request):
@@ -434,19 +517,23 @@ class ModelCall:
         output = req.response_format
         if strategy is OutputStrategy.TOOL:
             from .structured_output import handle_tool_strategy
+
             outcome = handle_tool_strategy(output, reply)
         elif strategy is OutputStrategy.PROVIDER:
             from .structured_output import handle_provider_strategy
+
             outcome = handle_provider_strategy(output, reply)
         else:
             return ModelResponse(result=[reply])
-        return ModelResponse(result=list(outcome.messages),
-                             structured_response=outcome.structured_response)
+        return ModelResponse(
+            result=list(outcome.messages), structured_response=outcome.structured_response
+        )
 
     async def __call__(self, state: Mapping[str, Any], ctx: Any) -> Any:
         history = state.get("messages") or ()
-        repaired = patch_invalid_tool_calls(list(history)) \
-            if needs_repair(self.scans, history) else None  # B4/E10
+        repaired = (
+            patch_invalid_tool_calls(list(history)) if needs_repair(self.scans, history) else None
+        )  # B4/E10
         if repaired is None:  # the runtime's read-only snapshot, copied only for middleware
             repaired_or_history = list(history) if self.wrapped else history
         else:
@@ -456,10 +543,14 @@ class ModelCall:
             tools = merged_tools(self.tools, await self.mcp.tools())
             request_tools = [*tools, *self.provider_tools]
         request = mw_base.ModelRequest(
-            model=self.chooser.pick(ctx), messages=repaired_or_history,
-            system_message=self.system, tools=list(request_tools),
-            response_format=self.output, state=state,
-            runtime=AgentRuntime.of(ctx, tools))
+            model=self.chooser.pick(ctx),
+            messages=repaired_or_history,
+            system_message=self.system,
+            tools=list(request_tools),
+            response_format=self.output,
+            state=state,
+            runtime=AgentRuntime.of(ctx, tools),
+        )
         response = await self.handler(request)
         command = None
         if isinstance(response, ExtendedModelResponse):
@@ -502,6 +593,7 @@ def mcp_toolset(graph: Graph, env: Any) -> Any:
         setattr(env, _MCP_CACHE, cache)
     if graph.name not in cache:
         from .mcp import McpToolset
+
         cache[graph.name] = McpToolset(agent.mcp_tools)
     return cache[graph.name]
 
@@ -516,20 +608,24 @@ def model_node(spec: NodeSpec, graph: Graph, env: Any) -> ModelCall:
     agent = agent_of(graph)
     tools = bind_tools(graph, env)
     system = SystemMessage(content=agent.prompt) if agent.prompt is not None else None
-    wraps = with_hook(bound_middleware(graph, env), HookPoint.WRAP_MODEL_CALL,
-                      HookPoint.DYNAMIC_PROMPT)
+    wraps = with_hook(
+        bound_middleware(graph, env), HookPoint.WRAP_MODEL_CALL, HookPoint.DYNAMIC_PROMPT
+    )
     call = ModelCall(
-        chooser=ModelChooser(agent.model, env.base_dir, graph=graph.name), system=system,
+        chooser=ModelChooser(agent.model, env.base_dir, graph=graph.name),
+        system=system,
         tools=tools,
         provider_tools=[p.definition for p in agent.provider_tools],  # A8
-        output=bind_output(agent, env), wrappers=wraps,
-        watchers=[b.obj for b in bound_middleware(graph, env)
-                  if hasattr(b.obj, "stream_scrubber")])
+        output=bind_output(agent, env),
+        wrappers=wraps,
+        watchers=[b.obj for b in bound_middleware(graph, env) if hasattr(b.obj, "stream_scrubber")],
+    )
     call.mcp = mcp_toolset(graph, env)
     return call
 
 
 # ---------------------------------------------------------------- the tools node
+
 
 class ToolRunner:
     """Runs the tool calls of one task (a Send's one call) or of the last AI message.
@@ -554,11 +650,16 @@ class ToolRunner:
         if self.mcp is not None:
             await self._merge_mcp()
         calls, view = self._calls(state)
-        env = CallEnv(state=view, config=getattr(ctx, "config", None) or _default_config(),
-                      store=getattr(ctx, "store", None), context=ctx)
+        env = CallEnv(
+            state=view,
+            config=getattr(ctx, "config", None) or _default_config(),
+            store=getattr(ctx, "store", None),
+            context=ctx,
+        )
         if len(calls) == 1:
             return as_update(await self.run_one(calls[0], env))
         import asyncio
+
         results = await asyncio.gather(*(self.run_one(c, env) for c in calls))
         return _merge_updates([as_update(r) for r in results])  # E5: in listed order
 
@@ -571,11 +672,20 @@ class ToolRunner:
     async def run_one(self, call: ToolCall, env: CallEnv) -> Any:
         if self.handler is None:
             return await self.run_plain(call, env)
-        runtime = ToolRuntime(state=env.state, tool_call_id=call.id, config=env.config,
-                              store=env.store, context=env.context)
-        request = ToolCallRequest(tool_call=tool_call_dict(call), tool=self.tools.get(call.name),
-                                  state=env.state, runtime=runtime,
-                                  available=self.runtime_tools)
+        runtime = ToolRuntime(
+            state=env.state,
+            tool_call_id=call.id,
+            config=env.config,
+            store=env.store,
+            context=env.context,
+        )
+        request = ToolCallRequest(
+            tool_call=tool_call_dict(call),
+            tool=self.tools.get(call.name),
+            state=env.state,
+            runtime=runtime,
+            available=self.runtime_tools,
+        )
         return await self.handler(request)
 
     async def run_plain(self, call: ToolCall, env: CallEnv) -> Any:
@@ -589,9 +699,12 @@ class ToolRunner:
         raw = request.tool_call
         call = ToolCall(name=raw["name"], args=dict(raw.get("args") or {}), id=raw.get("id"))
         rt = request.runtime
-        env = CallEnv(state=request.state, config=getattr(rt, "config", None) or
-                      _default_config(), store=getattr(rt, "store", None),
-                      context=getattr(rt, "context", None))
+        env = CallEnv(
+            state=request.state,
+            config=getattr(rt, "config", None) or _default_config(),
+            store=getattr(rt, "store", None),
+            context=getattr(rt, "context", None),
+        )
         if request.tool is None:
             return unknown_tool_message(call, list(self.tools))  # E1
         return await run_tool(request.tool, call, env)
@@ -630,13 +743,18 @@ def tool_node(spec: NodeSpec, graph: Graph, env: Any) -> ToolRunner:
 def needs_state(agent: AgentSpec) -> bool:
     """Whether any tool reads the state (E4), so each Send carries a snapshot of it."""
     from ..compiler.ir import InjectedKind
+
     if any(HookPoint.WRAP_TOOL_CALL in m.hooks for m in agent.middleware):
         return True  # a wrap_tool_call reads `request.state` (D12: the reviewer's edits)
-    return any(a.kind in (InjectedKind.STATE, InjectedKind.RUNTIME)
-               for t in all_tool_specs(agent) for a in t.injected)
+    return any(
+        a.kind in (InjectedKind.STATE, InjectedKind.RUNTIME)
+        for t in all_tool_specs(agent)
+        for a in t.injected
+    )
 
 
 # ---------------------------------------------------------------- routers
+
 
 def _label(route: routing.Route) -> str:
     return route.value
@@ -655,6 +773,7 @@ def model_to_tools(spec: BranchSpec, graph: Graph, env: Any) -> Callable[..., An
             return _label(decision)
         snapshot = dict(state) if with_state else None
         return [Send("tools", {TOOL_CALL_KEY: c, STATE_KEY: snapshot}) for c in decision]
+
     return route
 
 
@@ -668,27 +787,33 @@ def tools_to_model(spec: BranchSpec, graph: Graph, env: Any) -> Callable[..., An
 
     def route(state: Mapping[str, Any]) -> str:
         return _label(routing.after_tools(state, direct, names))
+
     return route
 
 
 @factory
 def model_to_model(spec: BranchSpec, graph: Graph, env: Any) -> Callable[..., Any]:
     """C2/G4 with no tools node: retry until a fresh structured answer ends the run."""
+
     def route(state: Mapping[str, Any]) -> str:
         return _label(routing.after_model_no_tools(state))
+
     return route
 
 
 @factory
 def hook_router(spec: BranchSpec, graph: Graph, env: Any) -> Callable[..., Any]:
     """A hook with declared jumps: its `jump_to`, else the default edge."""
+
     def route(state: Mapping[str, Any]) -> str:
         jump = routing.jump_route(state)
         return jump.value if jump is not None else "default"
+
     return route
 
 
 # ---------------------------------------------------------------- middleware hooks
+
 
 @factory
 def hook_node(spec: NodeSpec, graph: Graph, env: Any) -> Callable[..., Any]:
@@ -709,5 +834,6 @@ def hook_node(spec: NodeSpec, graph: Graph, env: Any) -> Callable[..., Any]:
 
     async def node(state: Mapping[str, Any], ctx: Any) -> Any:
         return await hook(state, AgentRuntime(ctx, tools))
+
     node.__name__ = spec.name
     return node

@@ -32,21 +32,30 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..compiler.ir import MCP_ALL_TOOLS, McpToolRef
 from ..runtime import interrupt
 from ..runtime.errors import AgentcRuntimeError, ResumeValidationError
-from .providers.mcp_http import McpError, McpInputRequired, McpServerRequestError, McpToolInfo, \
-    call_tool, list_tools
+from .providers.mcp_http import (
+    McpError,
+    McpInputRequired,
+    McpServerRequestError,
+    McpToolInfo,
+    call_tool,
+    list_tools,
+)
 from .tools import Tool, ToolException
 
 ELICIT = "elicitation/create"
 ELICITATION_INTERRUPT = "mcp_elicitation"  # the interrupt payload's `type` (LangChain's)
 ACTIONS = ("accept", "decline", "cancel")
 
-AUDIO_NOT_SUPPORTED = ("Converting MCP audio content to a content block is not supported. "
-                       "Received audio with mime type: {mime}")
+AUDIO_NOT_SUPPORTED = (
+    "Converting MCP audio content to a content block is not supported. "
+    "Received audio with mime type: {mime}"
+)
 
 
 class UnconvertibleContent(ValueError):
@@ -72,8 +81,10 @@ def error_summary(blocks: list[dict[str, Any]]) -> str:
     if texts:
         return "\n".join(texts)
     if blocks:
-        return (f"The MCP tool reported an error with no text content ({len(blocks)} "
-                "non-text content block(s)).")
+        return (
+            f"The MCP tool reported an error with no text content ({len(blocks)} "
+            "non-text content block(s))."
+        )
     return "The MCP tool reported an error with empty content."
 
 
@@ -85,6 +96,7 @@ def _handle_error(exc: ToolException) -> Any:
 
 
 # ---------------------------------------------------------------- schema and content
+
 
 def open_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
     """B10: object-typed properties with no properties of their own are marked open."""
@@ -98,8 +110,12 @@ def open_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
             continue
         types = value.get("type")
         is_object = types == "object" or (isinstance(types, list) and "object" in types)
-        if is_object and not value.get("properties") and "additionalProperties" not in value \
-                and "unevaluatedProperties" not in value:
+        if (
+            is_object
+            and not value.get("properties")
+            and "additionalProperties" not in value
+            and "unevaluatedProperties" not in value
+        ):
             out["properties"][name] = {**value, "additionalProperties": True}
     return out
 
@@ -133,8 +149,10 @@ def _by_mime(key: str, value: Any, mime: Any) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- tools
 
+
 def mcp_tool(url: str, info: McpToolInfo) -> Tool:
     """A `Tool` that calls `info` on the server at `url` (B10, E2, E12, D22)."""
+
     async def call(**arguments: Any) -> tuple[list[dict[str, Any]], Any]:
         result = await call_tool(url, info.name, arguments)
         while isinstance(result, McpInputRequired):  # D22: one interrupt per round
@@ -146,15 +164,22 @@ def mcp_tool(url: str, info: McpToolInfo) -> Tool:
             raise McpError(url, f"tool `{info.name}`: {exc}") from None
         if result.is_error:  # H5: the server's flag is taken at face value
             raise McpToolError(blocks)
-        artifact = None if result.structured is None else {
-            "structured_content": result.structured}
+        artifact = None if result.structured is None else {"structured_content": result.structured}
         return blocks, artifact
 
     schema = open_schema(info.input_schema)
-    return Tool(name=info.name, description=info.description or "", fn=call,
-                args_model=_ANY_ARGS, parameters=schema, is_async=True,
-                response_format="content_and_artifact", handle_tool_error=_handle_error,
-                accepts=frozenset(schema.get("properties") or ()), raw_args=True)
+    return Tool(
+        name=info.name,
+        description=info.description or "",
+        fn=call,
+        args_model=_ANY_ARGS,
+        parameters=schema,
+        is_async=True,
+        response_format="content_and_artifact",
+        handle_tool_error=_handle_error,
+        accepts=frozenset(schema.get("properties") or ()),
+        raw_args=True,
+    )
 
 
 def _any_args() -> type:
@@ -162,6 +187,7 @@ def _any_args() -> type:
 
     class McpArguments(BaseModel):  # never validated against (raw_args), only named
         model_config = ConfigDict(extra="allow")
+
     return McpArguments
 
 
@@ -170,19 +196,30 @@ _ANY_ARGS = _any_args()
 
 # ---------------------------------------------------------------- elicitation (D22, D23)
 
+
 def ask(url: str, tool: str, round_: McpInputRequired) -> dict[str, Any]:
     """D22: the round's questions as one interrupt; the resumed answers as the server's
     `inputResponses`. On resume the call is made again from its first round."""
     if not round_.requests:  # D23: a continuation round has no question to ask
-        raise McpServerRequestError(url, f"tool `{tool}` returned a continuation round with "
-                                         "no input requests, which agentc does not answer")
-    refused = sorted(f"{k} ({r['method']})" for k, r in round_.requests.items()
-                     if r["method"] != ELICIT)
+        raise McpServerRequestError(
+            url,
+            f"tool `{tool}` returned a continuation round with "
+            "no input requests, which agentc does not answer",
+        )
+    refused = sorted(
+        f"{k} ({r['method']})" for k, r in round_.requests.items() if r["method"] != ELICIT
+    )
     if refused:  # D23: only elicitation is answered; sampling and roots are refused
-        raise McpServerRequestError(url, f"tool `{tool}` asked for input agentc does not "
-                                         f"answer: {', '.join(refused)}; only elicitation")
-    payload = {"type": ELICITATION_INTERRUPT, "tool_name": tool,
-               "requests": [describe_request(k, r) for k, r in round_.requests.items()]}
+        raise McpServerRequestError(
+            url,
+            f"tool `{tool}` asked for input agentc does not "
+            f"answer: {', '.join(refused)}; only elicitation",
+        )
+    payload = {
+        "type": ELICITATION_INTERRUPT,
+        "tool_name": tool,
+        "requests": [describe_request(k, r) for k, r in round_.requests.items()],
+    }
     return build_responses(round_.requests, interrupt(payload), tool)
 
 
@@ -190,10 +227,18 @@ def describe_request(key: str, request: Mapping[str, Any]) -> dict[str, Any]:
     """One question as the person resuming reads it: the server's text, unfiltered (D22)."""
     params = request.get("params") or {}
     if params.get("mode") == "url":
-        return {"key": key, "message": params.get("message", ""), "mode": "url",
-                "url": str(params.get("url", ""))}
-    return {"key": key, "message": params.get("message", ""), "mode": "form",
-            "requested_schema": params.get("requestedSchema") or {}}
+        return {
+            "key": key,
+            "message": params.get("message", ""),
+            "mode": "url",
+            "url": str(params.get("url", "")),
+        }
+    return {
+        "key": key,
+        "message": params.get("message", ""),
+        "mode": "form",
+        "requested_schema": params.get("requestedSchema") or {},
+    }
 
 
 def build_responses(requests: Mapping[str, Any], resume: Any, tool: str) -> dict[str, Any]:
@@ -202,22 +247,30 @@ def build_responses(requests: Mapping[str, Any], resume: Any, tool: str) -> dict
     answers = resume.get("responses") if isinstance(resume, Mapping) else None
     if not isinstance(answers, Mapping):
         raise ResumeValidationError(
-            f"resuming MCP tool `{tool}` needs {{\"responses\": {{key: answer}}}}",
-            help="answer each request key with {\"action\": \"accept\", \"content\": {...}}, "
-                 "{\"action\": \"decline\"} or {\"action\": \"cancel\"}")
+            f'resuming MCP tool `{tool}` needs {{"responses": {{key: answer}}}}',
+            help='answer each request key with {"action": "accept", "content": {...}}, '
+            '{"action": "decline"} or {"action": "cancel"}',
+        )
     missing = sorted(set(requests) - set(answers))
     if missing:
-        raise ResumeValidationError(f"resuming MCP tool `{tool}` needs an answer for every "
-                                    f"elicitation request; none for: {', '.join(missing)}")
+        raise ResumeValidationError(
+            f"resuming MCP tool `{tool}` needs an answer for every "
+            f"elicitation request; none for: {', '.join(missing)}"
+        )
     out: dict[str, Any] = {}
     for key in requests:
         answer = answers[key]
         action = answer.get("action") if isinstance(answer, Mapping) else None
         if action not in ACTIONS:
-            raise ResumeValidationError(f"the answer for `{key}` has action {action!r}; "
-                                        "expected 'accept', 'decline' or 'cancel'")
-        out[key] = {"action": action, "content": answer.get("content")} \
-            if action == "accept" else {"action": action}
+            raise ResumeValidationError(
+                f"the answer for `{key}` has action {action!r}; "
+                "expected 'accept', 'decline' or 'cancel'"
+            )
+        out[key] = (
+            {"action": action, "content": answer.get("content")}
+            if action == "accept"
+            else {"action": action}
+        )
     return out
 
 
@@ -227,8 +280,7 @@ class McpToolset:
     def __init__(self, refs: Sequence[McpToolRef]) -> None:
         self.refs = tuple(refs)
         self._tools: tuple[Tool, ...] | None = None
-        self._pending: "weakref.WeakKeyDictionary[Any, asyncio.Task]" = \
-            weakref.WeakKeyDictionary()
+        self._pending: weakref.WeakKeyDictionary[Any, asyncio.Task] = weakref.WeakKeyDictionary()
 
     async def tools(self) -> tuple[Tool, ...]:
         if self._tools is not None:
@@ -259,9 +311,18 @@ def _select(ref: McpToolRef, infos: list[McpToolInfo]) -> list[McpToolInfo]:
         names = ", ".join(i.name for i in infos) or "none"
         raise McpToolNotFoundError(
             f"MCP server `{ref.server}` ({ref.url}) lists no tool `{ref.tool}`",
-            span=ref.span, help=f"the server lists: {names}")
+            span=ref.span,
+            help=f"the server lists: {names}",
+        )
     return found[:1]
 
 
-__all__ = ["McpError", "McpToolError", "McpToolNotFoundError", "McpToolset", "convert_block",
-           "mcp_tool", "open_schema"]
+__all__ = [
+    "McpError",
+    "McpToolError",
+    "McpToolNotFoundError",
+    "McpToolset",
+    "convert_block",
+    "mcp_tool",
+    "open_schema",
+]

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import random as _random
-from typing import Annotated, Any, Iterable, Literal, Union
+from collections.abc import Iterable
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
 REMOVE_ALL_MESSAGES = "__remove_all__"
 
-Content = Union[str, list[Union[str, dict[str, Any]]]]
+Content = Union[str, list[str | dict[str, Any]]]
 
 
 class _Frozen(BaseModel):
@@ -98,14 +99,20 @@ class RemoveMessage(BaseMessage):
     type: Literal["remove"] = "remove"
 
 
-AnyMessage = Annotated[Union[HumanMessage, SystemMessage, AIMessage, ToolMessage,
-                             RemoveMessage], Field(discriminator="type")]
+AnyMessage = Annotated[
+    HumanMessage | SystemMessage | AIMessage | ToolMessage | RemoveMessage,
+    Field(discriminator="type"),
+]
 
 _BY_ROLE: dict[str, type[BaseMessage]] = {
-    "human": HumanMessage, "user": HumanMessage,
-    "ai": AIMessage, "assistant": AIMessage,
-    "system": SystemMessage, "developer": SystemMessage,
-    "tool": ToolMessage, "remove": RemoveMessage,
+    "human": HumanMessage,
+    "user": HumanMessage,
+    "ai": AIMessage,
+    "assistant": AIMessage,
+    "system": SystemMessage,
+    "developer": SystemMessage,
+    "tool": ToolMessage,
+    "remove": RemoveMessage,
 }
 
 
@@ -125,19 +132,22 @@ def coerce_message(value: Any) -> BaseMessage:
         role = value.get("role", value.get("type"))
         if not isinstance(role, str):
             raise MessageCoercionError(
-                f"a message dict needs a `role` or `type` key, got keys {sorted(value)}")
+                f"a message dict needs a `role` or `type` key, got keys {sorted(value)}"
+            )
         fields = {k: v for k, v in value.items() if k not in ("role", "type")}
         return _from_role(role, fields)
     raise MessageCoercionError(
         f"cannot read {type(value).__name__} as a message; expected a message, a string, "
-        "a (role, content) pair or a dict with `role` and `content`")
+        "a (role, content) pair or a dict with `role` and `content`"
+    )
 
 
 def _from_role(role: str, fields: dict[str, Any]) -> BaseMessage:
     cls = _BY_ROLE.get(role)
     if cls is None:
         raise MessageCoercionError(
-            f"unknown message role {role!r}; expected one of {sorted(_BY_ROLE)}")
+            f"unknown message role {role!r}; expected one of {sorted(_BY_ROLE)}"
+        )
     if cls is AIMessage and "tool_calls" in fields:
         fields = dict(fields, tool_calls=[_tool_call(c) for c in fields["tool_calls"] or []])
     if cls is RemoveMessage and "id" not in fields:
@@ -152,14 +162,18 @@ def _tool_call(call: Any) -> ToolCall:
     if "function" in call:
         fn = call["function"]
         args = fn.get("arguments") or {}
-        return ToolCall(name=fn["name"], args=json.loads(args) if isinstance(args, str) else args,
-                        id=call.get("id"))
+        return ToolCall(
+            name=fn["name"],
+            args=json.loads(args) if isinstance(args, str) else args,
+            id=call.get("id"),
+        )
     return ToolCall(name=call["name"], args=call.get("args") or {}, id=call.get("id"))
 
 
 def coerce_messages(values: Any) -> list[BaseMessage]:
     if isinstance(values, (str, BaseMessage, dict)) or (
-            isinstance(values, tuple) and len(values) == 2 and isinstance(values[0], str)):
+        isinstance(values, tuple) and len(values) == 2 and isinstance(values[0], str)
+    ):
         values = [values]
     return [coerce_message(v) for v in values]
 
@@ -199,7 +213,7 @@ def add_messages(left: Iterable[Any] | None, right: Any) -> list[BaseMessage]:
     for i in range(len(update) - 1, -1, -1):
         m = update[i]
         if isinstance(m, RemoveMessage) and m.id == REMOVE_ALL_MESSAGES:
-            current, update = [], update[i + 1:]
+            current, update = [], update[i + 1 :]
             break
     index = {m.id: i for i, m in enumerate(current)}
     removed: set[str] = set()
@@ -208,7 +222,8 @@ def add_messages(left: Iterable[Any] | None, right: Any) -> list[BaseMessage]:
         if isinstance(m, RemoveMessage):
             if at is None:
                 raise MissingMessageError(
-                    f"cannot remove message {m.id!r}: no message with that id in the history")
+                    f"cannot remove message {m.id!r}: no message with that id in the history"
+                )
             removed.add(m.id)
         elif at is not None:
             current[at] = m
@@ -224,7 +239,9 @@ def add_messages(left: Iterable[Any] | None, right: Any) -> list[BaseMessage]:
 # append-only list shared by snapshots (`MessagesView` = list + length), an id → index map
 # finds replacements, and a checkpoint stores each step's normalised writes, not the list.
 
-from agentc.runtime.channels import MISSING as _MISSING, Channel as _Channel, DeltaKind as _DK  # noqa: E402
+from agentc.runtime.channels import MISSING as _MISSING  # noqa: E402
+from agentc.runtime.channels import Channel as _Channel
+from agentc.runtime.channels import DeltaKind as _DK
 from agentc.runtime.channels import ListView as _ListView  # noqa: E402
 from agentc.runtime.serde import register_type as _register  # noqa: E402
 
@@ -263,7 +280,7 @@ class MessagesChannel(_Channel):
             reset = False
             for i in range(len(msgs) - 1, -1, -1):
                 if isinstance(msgs[i], RemoveMessage) and msgs[i].id == REMOVE_ALL_MESSAGES:
-                    reset, msgs = True, msgs[i + 1:]
+                    reset, msgs = True, msgs[i + 1 :]
                     break
             self._apply(reset, msgs)
             self.ops.append((reset, msgs))
@@ -299,7 +316,8 @@ class MessagesChannel(_Channel):
                 known = known or {x.id for x in msgs if not isinstance(x, RemoveMessage)}
                 if m.id not in known:
                     raise MissingMessageError(
-                        f"cannot remove message {m.id!r}: no message with that id in the history")
+                        f"cannot remove message {m.id!r}: no message with that id in the history"
+                    )
 
     def take_delta(self) -> Any:
         if not self.dirty:

@@ -15,8 +15,14 @@ from typing import Any
 
 from ..compiler.ir import Graph, ModelSpec, NodeSpec, ToolSpec
 from ..runtime.types import factory
-from .agent import AgentSetupError, ModelCall, ModelChooser, ToolRunner, bind_tool, \
-    model_spec_from_string
+from .agent import (
+    AgentSetupError,
+    ModelCall,
+    ModelChooser,
+    ToolRunner,
+    bind_tool,
+    model_spec_from_string,
+)
 from .messages import SystemMessage
 from .providers.base import ToolDefinition
 
@@ -38,12 +44,16 @@ def model_node(spec: NodeSpec, graph: Graph, env: Any) -> ModelCall:
     tools = [bind_tool(t, env) for t in _tool_specs(spec)]
     prompt = spec.config.get("prompt")
     return ModelCall(
-        chooser=ModelChooser(_model_spec(spec.config.get("model"), spec), env.base_dir,
-                             graph=f"{graph.name}.{spec.name}"),
+        chooser=ModelChooser(
+            _model_spec(spec.config.get("model"), spec),
+            env.base_dir,
+            graph=f"{graph.name}.{spec.name}",
+        ),
         system=SystemMessage(content=prompt) if prompt is not None else None,
         tools=tuple(ToolDefinition(t.name, t.description, t.parameters) for t in tools),
         provider_tools=tuple(spec.config.get("provider_tools", [])),
-        output=None)
+        output=None,
+    )
 
 
 @factory

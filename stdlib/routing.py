@@ -14,7 +14,8 @@ with no tool calls is the answer), E5 (calls dispatched in the order the model l
 from __future__ import annotations
 
 import enum
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .messages import AIMessage, BaseMessage, ToolCall, ToolMessage
 
@@ -26,11 +27,12 @@ class Route(str, enum.Enum):
 
 
 def last_ai_and_tool_messages(
-        messages: Sequence[BaseMessage]) -> tuple[AIMessage | None, list[ToolMessage]]:
+    messages: Sequence[BaseMessage],
+) -> tuple[AIMessage | None, list[ToolMessage]]:
     """The last AI message and the tool messages after it."""
     for i in range(len(messages) - 1, -1, -1):
         if isinstance(messages[i], AIMessage):
-            return messages[i], [m for m in messages[i + 1:] if isinstance(m, ToolMessage)]
+            return messages[i], [m for m in messages[i + 1 :] if isinstance(m, ToolMessage)]
     return None, []
 
 
@@ -42,8 +44,9 @@ def jump_route(state: Mapping[str, Any]) -> Route | None:
     return Route(jump.value if isinstance(jump, enum.Enum) else jump)
 
 
-def after_model(state: Mapping[str, Any],
-                structured_names: Iterable[str] = ()) -> Route | list[ToolCall]:
+def after_model(
+    state: Mapping[str, Any], structured_names: Iterable[str] = ()
+) -> Route | list[ToolCall]:
     """C2: where the run goes after a model turn when there is a tools node."""
     jump = jump_route(state)
     if jump is not None:
@@ -69,16 +72,20 @@ def after_model_no_tools(state: Mapping[str, Any]) -> Route:
     return Route.END if state.get("structured_response") is not None else Route.MODEL
 
 
-def after_tools(state: Mapping[str, Any], return_direct: Mapping[str, bool],
-                structured_names: Iterable[str] = ()) -> Route:
+def after_tools(
+    state: Mapping[str, Any],
+    return_direct: Mapping[str, bool],
+    structured_names: Iterable[str] = (),
+) -> Route:
     """C5/G2/G8: back to the model, unless every executed tool is return_direct or a
     structured answer (not an error) is among the results."""
     ai, answers = last_ai_and_tool_messages(state.get("messages") or [])
     if ai is None:
         return Route.MODEL
     by_id = {m.tool_call_id: m.name for m in answers if m.name in return_direct}
-    executed = [name for c in ai.tool_calls
-                if (name := by_id.get(c.id or "", c.name)) in return_direct]
+    executed = [
+        name for c in ai.tool_calls if (name := by_id.get(c.id or "", c.name)) in return_direct
+    ]
     if executed and all(return_direct[n] for n in executed):
         return Route.END
     names = set(structured_names)

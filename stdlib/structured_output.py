@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, Optional, Union
+from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
@@ -29,13 +30,22 @@ ERROR_TEMPLATE = "Error: {error}\n Please fix your mistakes."  # G4, as LangChai
 
 # G5: names assumed to support native structured output when the profile does not say
 # (facts about providers, mirrored from LangChain 1.4.10's fallback list).
-NATIVE_NAME_PATTERNS = tuple(re.compile(p) for p in (
-    r"(^|[/:.])gpt-4\.1($|[-/:])", r"(^|[/:.])gpt-4o($|[-/:])", r"(^|[/:.])gpt-5($|[-/:])",
-    r"(^|[/:.])gpt-5\.[1-5]($|[-/:])", r"(^|[/:.])gpt-6-(astra|luna|sol)($|[-/:])",
-    r"(^|[/:.])claude-(fable|mythos)-5", r"(^|[/:.])claude-haiku-4-5",
-    r"(^|[/:.])claude-opus-4-[5-8]", r"(^|[/:.])claude-sonnet-4-[56]",
-    r"(^|[/:.])grok-4($|[-.:/])", r"(^|[/:.])grok-build($|[-/:])",
-))
+NATIVE_NAME_PATTERNS = tuple(
+    re.compile(p)
+    for p in (
+        r"(^|[/:.])gpt-4\.1($|[-/:])",
+        r"(^|[/:.])gpt-4o($|[-/:])",
+        r"(^|[/:.])gpt-5($|[-/:])",
+        r"(^|[/:.])gpt-5\.[1-5]($|[-/:])",
+        r"(^|[/:.])gpt-6-(astra|luna|sol)($|[-/:])",
+        r"(^|[/:.])claude-(fable|mythos)-5",
+        r"(^|[/:.])claude-haiku-4-5",
+        r"(^|[/:.])claude-opus-4-[5-8]",
+        r"(^|[/:.])claude-sonnet-4-[56]",
+        r"(^|[/:.])grok-4($|[-.:/])",
+        r"(^|[/:.])grok-build($|[-/:])",
+    )
+)
 
 
 class StructuredOutputError(Exception):
@@ -50,8 +60,11 @@ class MultipleStructuredOutputsError(StructuredOutputError):
     """G7: several structured answers in one reply."""
 
     def __init__(self, names: list[str], ai_message: AIMessage) -> None:
-        super().__init__("Model incorrectly returned multiple structured responses "
-                         f"({', '.join(names)}) when only one is expected.", ai_message)
+        super().__init__(
+            "Model incorrectly returned multiple structured responses "
+            f"({', '.join(names)}) when only one is expected.",
+            ai_message,
+        )
         self.tool_names = names
 
 
@@ -59,13 +72,15 @@ class StructuredOutputValidationError(StructuredOutputError):
     """G3/G6: an answer that does not fit its schema."""
 
     def __init__(self, name: str, source: Exception, ai_message: AIMessage) -> None:
-        super().__init__(f"Failed to parse structured output for tool '{name}': {source}.",
-                         ai_message)
+        super().__init__(
+            f"Failed to parse structured output for tool '{name}': {source}.", ai_message
+        )
         self.tool_name = name
         self.source = source
 
 
 # ---------------------------------------------------------------- schemas
+
 
 @dataclass(frozen=True, slots=True)
 class OutputSchema:
@@ -97,8 +112,12 @@ def schema_from_python(obj: Any, name: str | None = None, doc: str | None = None
     _register(obj)
     schema_name = name or getattr(obj, "__name__", "response_format")
     description = doc or (getattr(obj, "__doc__", None) or "")
-    return OutputSchema(schema_name, description.strip() if isinstance(description, str)
-                        else "", adapter.json_schema(), adapter.validate_python)
+    return OutputSchema(
+        schema_name,
+        description.strip() if isinstance(description, str) else "",
+        adapter.json_schema(),
+        adapter.validate_python,
+    )
 
 
 def schema_from_spec(spec: SchemaSpec, load: Callable[[Any], Any] | None = None) -> OutputSchema:
@@ -112,20 +131,31 @@ def schema_from_spec(spec: SchemaSpec, load: Callable[[Any], Any] | None = None)
     _register(model, f"schema.{spec.name}")
     if spec.doc:
         model.__doc__ = spec.doc
-    return OutputSchema(spec.name, spec.doc or str(spec.json_schema.get("description", "")),
-                        spec.json_schema, model.model_validate)
+    return OutputSchema(
+        spec.name,
+        spec.doc or str(spec.json_schema.get("description", "")),
+        spec.json_schema,
+        model.model_validate,
+    )
 
 
 def _register(cls: Any, name: str | None = None) -> None:
     """Let answers of this schema be saved in checkpoints (JSON only, never pickle)."""
     from ..runtime.serde import register_type
-    if isinstance(cls, type) and (hasattr(cls, "model_validate") or
-                                  hasattr(cls, "__dataclass_fields__")):
+
+    if isinstance(cls, type) and (
+        hasattr(cls, "model_validate") or hasattr(cls, "__dataclass_fields__")
+    ):
         register_type(cls, name)
 
 
-_SCALARS: dict[str, Any] = {"string": str, "integer": int, "number": float,
-                            "boolean": bool, "null": type(None)}
+_SCALARS: dict[str, Any] = {
+    "string": str,
+    "integer": int,
+    "number": float,
+    "boolean": bool,
+    "null": type(None),
+}
 
 
 def model_from_json_schema(schema: dict[str, Any], name: str) -> type[BaseModel]:
@@ -181,6 +211,7 @@ def _union(types: list[Any]) -> Any:
 
 # ---------------------------------------------------------------- the configured output
 
+
 @dataclass(frozen=True, slots=True)
 class StructuredOutput:
     """An agent's `output` clause, bound: its strategy and its schemas (a union if several)."""
@@ -192,16 +223,22 @@ class StructuredOutput:
     strict: bool | None = None
 
     @classmethod
-    def from_spec(cls, output: OutputSpec, schemas: dict[str, OutputSchema]) -> "StructuredOutput":
-        return cls(output.strategy, tuple(schemas[n] for n in output.schemas),
-                   output.handle_errors, output.tool_message_content, output.strict)
+    def from_spec(cls, output: OutputSpec, schemas: dict[str, OutputSchema]) -> StructuredOutput:
+        return cls(
+            output.strategy,
+            tuple(schemas[n] for n in output.schemas),
+            output.handle_errors,
+            output.tool_message_content,
+            output.strict,
+        )
 
     @property
     def tool_names(self) -> frozenset[str]:
         return frozenset(s.name for s in self.schemas)
 
-    def effective(self, profile: ModelProfile | None, model_name: str,
-                  has_tools: bool) -> OutputStrategy:
+    def effective(
+        self, profile: ModelProfile | None, model_name: str, has_tools: bool
+    ) -> OutputStrategy:
         """G5: auto picks native output when the model is known to support it."""
         if self.strategy is not OutputStrategy.AUTO:
             return self.strategy
@@ -240,31 +277,34 @@ def handle_tool_strategy(out: StructuredOutput, reply: AIMessage) -> Outcome:
     if not calls:
         return Outcome((reply,))
     if len(calls) > 1:  # G7: none counts
-        exc: StructuredOutputError = MultipleStructuredOutputsError([c.name for c in calls],
-                                                                    reply)
+        exc: StructuredOutputError = MultipleStructuredOutputsError([c.name for c in calls], reply)
         return _retry_or_raise(out, reply, exc, calls)
     call = calls[0]
     schema = next(s for s in out.schemas if s.name == call.name)
     try:
         value = schema.parse(call.args)
     except Exception as source:
-        return _retry_or_raise(out, reply, StructuredOutputValidationError(call.name, source,
-                                                                           reply), [call])
+        return _retry_or_raise(
+            out, reply, StructuredOutputValidationError(call.name, source, reply), [call]
+        )
     content = out.tool_message_content or f"Returning structured response: {value}"
     answer = ToolMessage(content=content, tool_call_id=call.id or "", name=call.name)
     return Outcome((reply, answer), value)
 
 
-def _retry_or_raise(out: StructuredOutput, reply: AIMessage, exc: StructuredOutputError,
-                    calls: list[Any]) -> Outcome:
+def _retry_or_raise(
+    out: StructuredOutput, reply: AIMessage, exc: StructuredOutputError, calls: list[Any]
+) -> Outcome:
     if out.handle_errors is False:
         raise exc
-    text = out.handle_errors if isinstance(out.handle_errors, str) else \
-        ERROR_TEMPLATE.format(error=str(exc))
+    text = (
+        out.handle_errors
+        if isinstance(out.handle_errors, str)
+        else ERROR_TEMPLATE.format(error=str(exc))
+    )
     # G4: the error reaches the model as the structured tool's answer (status stays success,
     # as in LangChain), and the model→model or model→tools edge calls the model again.
-    answers = tuple(ToolMessage(content=text, tool_call_id=c.id or "", name=c.name)
-                    for c in calls)
+    answers = tuple(ToolMessage(content=text, tool_call_id=c.id or "", name=c.name) for c in calls)
     return Outcome((reply, *answers))
 
 
@@ -277,8 +317,10 @@ def handle_provider_strategy(out: StructuredOutput, reply: AIMessage) -> Outcome
         try:
             data = json.loads(reply.text)
         except Exception as exc:
-            raise ValueError(f"Native structured output expected valid JSON for {schema.name},"
-                             f" but parsing failed: {exc}.") from exc
+            raise ValueError(
+                f"Native structured output expected valid JSON for {schema.name},"
+                f" but parsing failed: {exc}."
+            ) from exc
         value = schema.parse(data)
     except Exception as exc:
         raise StructuredOutputValidationError(schema.name, exc, reply) from exc

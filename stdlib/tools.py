@@ -27,28 +27,39 @@ import asyncio
 import inspect
 import json
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Callable, Literal, Mapping, get_args, get_origin, \
-    get_type_hints
+from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from ..compiler.ir import InjectedArg, InjectedKind
 from ..runtime.errors import StoreRequiredError
 from ..runtime.types import Command, CommandGraph, RunConfig
-from .messages import REMOVE_ALL_MESSAGES, RemoveMessage, ToolCall, ToolMessage, \
-    coerce_messages
+from .messages import REMOVE_ALL_MESSAGES, RemoveMessage, ToolCall, ToolMessage, coerce_messages
 
 ResponseFormat = Literal["content", "content_and_artifact"]
 
 # B8: content blocks a tool may return as-is (langchain_core TOOL_MESSAGE_BLOCK_TYPES).
-BLOCK_TYPES = frozenset({"text", "image_url", "image", "json", "search_result",
-                         "custom_tool_call_output", "document", "file"})
+BLOCK_TYPES = frozenset(
+    {
+        "text",
+        "image_url",
+        "image",
+        "json",
+        "search_result",
+        "custom_tool_call_output",
+        "document",
+        "file",
+    }
+)
 
 # E1 / E2 / E3: the texts the model reads (langgraph prebuilt/tool_node.py templates).
 INVALID_TOOL_NAME_TEMPLATE = "Error: {name} is not a valid tool, try one of [{names}]."
-INVOCATION_ERROR_TEMPLATE = ("Error invoking tool '{name}' with kwargs {kwargs} with error:\n"
-                             " {error}\n Please fix the error and try again.")
+INVOCATION_ERROR_TEMPLATE = (
+    "Error invoking tool '{name}' with kwargs {kwargs} with error:\n"
+    " {error}\n Please fix the error and try again."
+)
 
 
 class ToolException(Exception):
@@ -64,6 +75,7 @@ class ToolCommandError(ValueError):
 
 
 # ---------------------------------------------------------------- injection markers (E4)
+
 
 class _Marker:
     kind: InjectedKind
@@ -108,6 +120,7 @@ class ToolRuntime:
 
 
 # ---------------------------------------------------------------- the Tool
+
 
 class ToolCost:
     """How long a sync tool's calls take, to decide whether it may run inline on the event
@@ -156,22 +169,32 @@ class Tool:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
 
-    def with_options(self, **changes: Any) -> "Tool":
+    def with_options(self, **changes: Any) -> Tool:
         return replace(self, **changes)
 
 
-def tool(name_or_fn: Any = None, *, description: str | None = None,
-         return_direct: bool = False, response_format: ResponseFormat = "content",
-         handle_tool_error: Any = None) -> Any:
+def tool(
+    name_or_fn: Any = None,
+    *,
+    description: str | None = None,
+    return_direct: bool = False,
+    response_format: ResponseFormat = "content",
+    handle_tool_error: Any = None,
+) -> Any:
     """`@tool`, `@tool("name", return_direct=True)`, `@tool(response_format=...)` (LangChain's
     shape, so the compiler's static scan and the runtime read a decorator alike)."""
-    options = dict(description=description, return_direct=return_direct,
-                   response_format=response_format, handle_tool_error=handle_tool_error)
+    options = dict(
+        description=description,
+        return_direct=return_direct,
+        response_format=response_format,
+        handle_tool_error=handle_tool_error,
+    )
     if callable(name_or_fn):
         return make_tool(name_or_fn, **options)
 
     def decorate(fn: Callable[..., Any]) -> Tool:
         return make_tool(fn, name=name_or_fn, **options)
+
     return decorate
 
 
@@ -180,10 +203,15 @@ def as_tool(obj: Any) -> Tool:
     return obj if isinstance(obj, Tool) else make_tool(obj)
 
 
-def make_tool(fn: Callable[..., Any], *, name: str | None = None,
-              description: str | None = None, return_direct: bool = False,
-              response_format: ResponseFormat = "content",
-              handle_tool_error: Any = None) -> Tool:
+def make_tool(
+    fn: Callable[..., Any],
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    return_direct: bool = False,
+    response_format: ResponseFormat = "content",
+    handle_tool_error: Any = None,
+) -> Tool:
     if not callable(fn):
         raise ToolDefinitionError(f"a tool must be a function, got {type(fn).__name__}")
     tool_name = name or getattr(fn, "__name__", None)
@@ -193,13 +221,22 @@ def make_tool(fn: Callable[..., Any], *, name: str | None = None,
     if not doc:  # B11: LangChain refuses a function without a docstring
         raise ToolDefinitionError(
             f"function `{tool_name}` has no docstring; a tool needs one: the model reads it "
-            "as the tool's description")
+            "as the tool's description"
+        )
     model, injected, accepts = _signature_model(fn, tool_name)
-    return Tool(name=tool_name, description=doc.strip(), fn=fn, args_model=model,
-                parameters=tool_schema(model, tool_name, doc.strip()),
-                is_async=inspect.iscoroutinefunction(fn), return_direct=return_direct,
-                response_format=response_format, injected=injected,
-                handle_tool_error=handle_tool_error, accepts=accepts)
+    return Tool(
+        name=tool_name,
+        description=doc.strip(),
+        fn=fn,
+        args_model=model,
+        parameters=tool_schema(model, tool_name, doc.strip()),
+        is_async=inspect.iscoroutinefunction(fn),
+        return_direct=return_direct,
+        response_format=response_format,
+        injected=injected,
+        handle_tool_error=handle_tool_error,
+        accepts=accepts,
+    )
 
 
 def _signature_model(fn: Callable[..., Any], name: str):
@@ -212,8 +249,7 @@ def _signature_model(fn: Callable[..., Any], name: str):
     injected: list[InjectedArg] = []
     accepts: set[str] = set()
     for param in inspect.signature(fn).parameters.values():
-        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD) or param.name in (
-                "self", "cls"):
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD) or param.name in ("self", "cls"):
             continue
         accepts.add(param.name)
         ann = hints.get(param.name, Any)
@@ -251,6 +287,7 @@ def tool_schema(model: type[BaseModel], name: str, description: str) -> dict[str
 
 # ---------------------------------------------------------------- running one call
 
+
 @dataclass(frozen=True, slots=True)
 class CallEnv:
     """What a call may be given besides its arguments (E4)."""
@@ -266,9 +303,12 @@ ToolResult = ToolMessage | Command | list[ToolMessage | Command]
 
 def unknown_tool_message(call: ToolCall, names: list[str]) -> ToolMessage:
     """E1: an unknown name is answered, the run continues."""
-    return ToolMessage(content=INVALID_TOOL_NAME_TEMPLATE.format(
-        name=call.name, names=", ".join(names)), name=call.name, tool_call_id=call.id or "",
-        status="error")
+    return ToolMessage(
+        content=INVALID_TOOL_NAME_TEMPLATE.format(name=call.name, names=", ".join(names)),
+        name=call.name,
+        tool_call_id=call.id or "",
+        status="error",
+    )
 
 
 async def run_tool(t: Tool, call: ToolCall, env: CallEnv) -> ToolResult:
@@ -276,8 +316,12 @@ async def run_tool(t: Tool, call: ToolCall, env: CallEnv) -> ToolResult:
     try:
         kwargs = validate_args(t, call)
     except ValidationError as exc:  # E2: told to the model, injected args filtered out
-        return _error_message(call, INVOCATION_ERROR_TEMPLATE.format(
-            name=call.name, kwargs=call.args, error=format_validation_error(exc)))
+        return _error_message(
+            call,
+            INVOCATION_ERROR_TEMPLATE.format(
+                name=call.name, kwargs=call.args, error=format_validation_error(exc)
+            ),
+        )
     kwargs.update(inject(t, call, env))
     try:
         value = await _invoke(t, kwargs)
@@ -316,9 +360,13 @@ def inject(t: Tool, call: ToolCall, env: CallEnv) -> dict[str, Any]:
         elif arg.kind is InjectedKind.TOOL_CALL_ID:
             values[arg.param] = call.id
         else:
-            values[arg.param] = ToolRuntime(state=env.state, tool_call_id=call.id,
-                                            config=env.config, store=env.store,
-                                            context=env.context)
+            values[arg.param] = ToolRuntime(
+                state=env.state,
+                tool_call_id=call.id,
+                config=env.config,
+                store=env.store,
+                context=env.context,
+            )
     return values
 
 
@@ -328,9 +376,10 @@ def _store_for(t: Tool, arg: InjectedArg, env: CallEnv) -> Any:
         raise StoreRequiredError(
             f"tool `{t.name}` asks for the long-term store (parameter `{arg.param}`, "
             "InjectedStore), but this run has none",
-            help="add `store memory` or `store sqlite(\".agentc/memory.db\")` to the agent "
-                 "that is run (an agent used as a tool or node uses the outer run's store), "
-                 "or pass store=… to agentc.load_agent / runtime.compile")
+            help='add `store memory` or `store sqlite(".agentc/memory.db")` to the agent '
+            "that is run (an agent used as a tool or node uses the outer run's store), "
+            "or pass store=… to agentc.load_agent / runtime.compile",
+        )
     return env.store
 
 
@@ -354,8 +403,9 @@ async def _invoke(t: Tool, kwargs: dict[str, Any]) -> Any:
     return await asyncio.to_thread(_timed_call, t.fn, kwargs, cost, False)
 
 
-def _timed_call(fn: Callable[..., Any], kwargs: dict[str, Any], cost: ToolCost,
-                inline: bool) -> Any:
+def _timed_call(
+    fn: Callable[..., Any], kwargs: dict[str, Any], cost: ToolCost, inline: bool
+) -> Any:
     start = time.perf_counter_ns()
     try:
         return fn(**kwargs)
@@ -372,11 +422,11 @@ def _handled_error(exc: ToolException, flag: Any) -> Any:
 
 
 def _error_message(call: ToolCall, content: Any) -> ToolMessage:
-    return ToolMessage(content=content, name=call.name, tool_call_id=call.id or "",
-                       status="error")
+    return ToolMessage(content=content, name=call.name, tool_call_id=call.id or "", status="error")
 
 
 # ---------------------------------------------------------------- results (B8, E9, E11)
+
 
 def format_content(value: Any) -> str | list[Any]:
     """B8/E9: what the model reads for a tool's return value; nothing is cut."""
@@ -402,18 +452,23 @@ def normalize_result(t: Tool, call: ToolCall, value: Any) -> ToolResult:
         return validate_command(value, call)
     if isinstance(value, ToolMessage):
         return value.model_copy(update={"content": format_content(value.content)})
-    if isinstance(value, list) and value and all(
-            isinstance(v, (Command, ToolMessage)) for v in value):
+    if (
+        isinstance(value, list)
+        and value
+        and all(isinstance(v, (Command, ToolMessage)) for v in value)
+    ):
         return validate_command_list(value, call)
     artifact = None
     if t.response_format == "content_and_artifact":
         if not (isinstance(value, tuple) and len(value) == 2):
             raise ValueError(
                 f"tool `{t.name}` has response_format 'content_and_artifact' so it must "
-                f"return a (content, artifact) pair; it returned {type(value).__name__}")
+                f"return a (content, artifact) pair; it returned {type(value).__name__}"
+            )
         value, artifact = value
-    return ToolMessage(content=format_content(value), artifact=artifact, name=t.name,
-                       tool_call_id=call.id or "")
+    return ToolMessage(
+        content=format_content(value), artifact=artifact, name=t.name, tool_call_id=call.id or ""
+    )
 
 
 def validate_command(cmd: Command, call: ToolCall, *, require_answer: bool = True) -> Command:
@@ -421,13 +476,17 @@ def validate_command(cmd: Command, call: ToolCall, *, require_answer: bool = Tru
     if isinstance(cmd.update, list):  # under create_agent a list-shaped update is refused
         raise ToolCommandError(
             f"tool `{call.name}` returned Command(update=[...]); under an agent a tool's "
-            "Command must update a dict, e.g. Command(update={\"messages\": [ToolMessage(..., "
-            "tool_call_id=...)]})")
+            'Command must update a dict, e.g. Command(update={"messages": [ToolMessage(..., '
+            "tool_call_id=...)]})"
+        )
     if not isinstance(cmd.update, Mapping):
         return cmd
     messages = coerce_messages(cmd.update.get("messages", []))
-    if len(messages) == 1 and isinstance(messages[0], RemoveMessage) and \
-            messages[0].id == REMOVE_ALL_MESSAGES:
+    if (
+        len(messages) == 1
+        and isinstance(messages[0], RemoveMessage)
+        and messages[0].id == REMOVE_ALL_MESSAGES
+    ):
         return cmd
     answered = False
     fixed = []
@@ -439,7 +498,8 @@ def validate_command(cmd: Command, call: ToolCall, *, require_answer: bool = Tru
         raise ToolCommandError(
             f"tool `{call.name}` returned a Command that updates state but carries no "
             f"ToolMessage for its call {call.id!r}; add ToolMessage(..., tool_call_id="
-            f"{call.id!r}) to Command.update['messages']")
+            f"{call.id!r}) to Command.update['messages']"
+        )
     update = dict(cmd.update)
     if "messages" in cmd.update:
         update["messages"] = fixed
@@ -453,11 +513,18 @@ def validate_command_list(items: list[Any], call: ToolCall) -> list[ToolMessage 
         if isinstance(item, ToolMessage):
             count += item.tool_call_id == call.id
         elif isinstance(item.update, Mapping):
-            count += sum(isinstance(m, ToolMessage) and m.tool_call_id == call.id
-                         for m in coerce_messages(item.update.get("messages", [])))
+            count += sum(
+                isinstance(m, ToolMessage) and m.tool_call_id == call.id
+                for m in coerce_messages(item.update.get("messages", []))
+            )
     if count != 1:
         raise ToolCommandError(
             f"tool `{call.name}` returned a list with {count} messages bound to tool_call_id "
-            f"{call.id!r}; expected exactly one terminating ToolMessage")
-    return [validate_command(i, call, require_answer=False) if isinstance(i, Command)
-            else i.model_copy(update={"content": format_content(i.content)}) for i in items]
+            f"{call.id!r}; expected exactly one terminating ToolMessage"
+        )
+    return [
+        validate_command(i, call, require_answer=False)
+        if isinstance(i, Command)
+        else i.model_copy(update={"content": format_content(i.content)})
+        for i in items
+    ]

@@ -8,11 +8,16 @@ import pytest
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-golden", action="store_true", default=False,
-                     help="rewrite tests/golden/*/ expected files from the current output")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite tests/golden/*/ expected files from the current output",
+    )
 
 
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
-    return bool(request.config.getoption("--update-golden")
-                or os.environ.get("AGENTC_UPDATE_GOLDEN") == "1")
+    return bool(
+        request.config.getoption("--update-golden") or os.environ.get("AGENTC_UPDATE_GOLDEN") == "1"
+    )

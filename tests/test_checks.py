@@ -44,12 +44,19 @@ def test_check_chunk(path: Path, offset: int, lines: list[str]) -> None:
     text = "\n" * offset + "\n".join(lines)
     result = compile_source(text, path.name, base_dir=path.parent)
     want = [(n + offset, code, txt) for n, code, txt in _expected(lines)]
-    got = [(d.span.start.line, d.code, d.message) for d in result.diagnostics
-           if d.span.file == path.name]
+    got = [
+        (d.span.start.line, d.code, d.message)
+        for d in result.diagnostics
+        if d.span.file == path.name
+    ]
     elsewhere = [d for d in result.diagnostics if d.span.file != path.name]
-    missing = [w for w in want if not any(
-        g[0] == w[0] and g[1] == w[1] and (w[2] is None or w[2] in g[2]) for g in got)]
+    missing = [
+        w
+        for w in want
+        if not any(g[0] == w[0] and g[1] == w[1] and (w[2] is None or w[2] in g[2]) for g in got)
+    ]
     unexpected = [g for g in got if not any(g[0] == w[0] and g[1] == w[1] for w in want)]
     assert not missing and not unexpected and not elsewhere, (
         f"missing: {missing}\nunexpected: {unexpected}\nin other files: "
-        f"{[(str(d.span), d.code, d.message) for d in elsewhere]}")
+        f"{[(str(d.span), d.code, d.message) for d in elsewhere]}"
+    )

@@ -25,9 +25,10 @@ CASES = sorted(p.parent for p in GOLDEN.glob("*/input.agent"))
 def _outputs(case: Path) -> dict[str, str | None]:
     text = (case / "input.agent").read_text(encoding="utf-8")
     result = compile_source(text, "input.agent", base_dir=case)
-    out = {"diagnostics.txt": render_human(result.diagnostics, result.sources, color=False),
-           "ir.json": result.program.model_dump_json(indent=2) + "\n" if result.program
-           else None}
+    out = {
+        "diagnostics.txt": render_human(result.diagnostics, result.sources, color=False),
+        "ir.json": result.program.model_dump_json(indent=2) + "\n" if result.program else None,
+    }
     if (case / "ast.txt").exists():
         parsed = parse(text, "input.agent")
         out["ast.txt"] = dump(parsed.module) + "\n" if parsed.module else ""
@@ -67,7 +68,10 @@ def test_ir_round_trip(case: Path) -> None:
 
 
 def test_enough_cases() -> None:
-    failing = [c for c in CASES if "error" in (c / "diagnostics.txt").read_text()
-               ] if CASES and (CASES[0] / "diagnostics.txt").exists() else []
+    failing = (
+        [c for c in CASES if "error" in (c / "diagnostics.txt").read_text()]
+        if CASES and (CASES[0] / "diagnostics.txt").exists()
+        else []
+    )
     assert len(CASES) >= 40
     assert len(failing) >= 25

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ...compiler.ir import JumpTarget
 from ..messages import AIMessage, BaseMessage, SystemMessage
@@ -27,6 +28,7 @@ JumpTo = JumpTarget  # LangChain's name for "model" | "tools" | "end"
 
 
 # ---------------------------------------------------------------- the runtime a hook gets
+
 
 class AgentRuntime:
     """What a hook's `runtime` argument holds (LangGraph's `Runtime`, typed).
@@ -59,11 +61,12 @@ class AgentRuntime:
             self.task.emit("custom", payload)
 
     @staticmethod
-    def of(ctx: Any, tools: Sequence[Any] = ()) -> "AgentRuntime":
+    def of(ctx: Any, tools: Sequence[Any] = ()) -> AgentRuntime:
         return AgentRuntime(ctx, tools if isinstance(tools, tuple) else tuple(tools))
 
 
 # ---------------------------------------------------------------- model calls
+
 
 @dataclass(frozen=True)
 class ModelRequest:
@@ -88,7 +91,7 @@ class ModelRequest:
     def system_prompt(self) -> str | None:
         return self.system_message.text if self.system_message is not None else None
 
-    def override(self, **changes: Any) -> "ModelRequest":
+    def override(self, **changes: Any) -> ModelRequest:
         if "system_prompt" in changes:
             if "system_message" in changes:
                 raise ValueError("Cannot specify both system_prompt and system_message")
@@ -119,11 +122,14 @@ def as_model_response(value: Any) -> ModelResponse | ExtendedModelResponse:
         return value
     if isinstance(value, AIMessage):
         return ModelResponse(result=[value])
-    raise TypeError(f"a model-call handler must return a ModelResponse or an AIMessage, "
-                    f"got {type(value).__name__}")
+    raise TypeError(
+        f"a model-call handler must return a ModelResponse or an AIMessage, "
+        f"got {type(value).__name__}"
+    )
 
 
 # ---------------------------------------------------------------- tool calls
+
 
 @dataclass(frozen=True)
 class ToolCallRequest:
@@ -136,7 +142,7 @@ class ToolCallRequest:
     runtime: Any = None
     available: tuple[Any, ...] = ()  # every tool of the agent (an edit may name another)
 
-    def override(self, **changes: Any) -> "ToolCallRequest":
+    def override(self, **changes: Any) -> ToolCallRequest:
         return dataclasses.replace(self, **changes)
 
 
@@ -146,18 +152,25 @@ ToolResult = Any  # ToolMessage | Command
 def tool_call_dict(call: Any) -> dict[str, Any]:
     """LangChain's dict shape of a tool call (key order as LangChain writes it)."""
     if isinstance(call, dict):
-        return {"name": call.get("name"), "args": dict(call.get("args") or {}),
-                "id": call.get("id"), "type": "tool_call"}
+        return {
+            "name": call.get("name"),
+            "args": dict(call.get("args") or {}),
+            "id": call.get("id"),
+            "type": "tool_call",
+        }
     return {"name": call.name, "args": dict(call.args), "id": call.id, "type": "tool_call"}
 
 
 # ---------------------------------------------------------------- the base class
 
+
 def hook_config(*, can_jump_to: Sequence[str] | None = None) -> Callable[[Any], Any]:
     """Mark a hook method with the jumps it may make (read statically by the compiler)."""
+
     def decorate(fn: Any) -> Any:
         fn.__can_jump_to__ = list(can_jump_to or [])
         return fn
+
     return decorate
 
 
@@ -188,4 +201,5 @@ def control_signals() -> tuple[type[BaseException], ...]:
     (LangGraph's GraphBubbleUp: interrupts, a Command for the parent graph)."""
     from ...runtime.algo import ParentCommand
     from ...runtime.types import GraphInterrupt
+
     return (GraphInterrupt, ParentCommand)

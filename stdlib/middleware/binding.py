@@ -52,6 +52,7 @@ class BindInfo:
     def model(self, text: str | None = None) -> Any:
         """The chat model `text` names ("provider:name"), or the agent's own model."""
         from ..agent import model_spec_from_string, resolve_model
+
         agent = self.graph.agent
         spec = agent.model if text is None else model_spec_from_string(text, self.spec.span)
         return resolve_model(spec, self.base_dir)
@@ -62,8 +63,7 @@ def resolve_refs(value: Any, env: Any) -> Any:
     if isinstance(value, dict):
         if "$import" in value and set(value) <= {"$import", "is_file"}:
             module, _, attr = str(value["$import"]).rpartition(":")
-            return env.load(ImportRef(module=module, attr=attr,
-                                      is_file=bool(value.get("is_file"))))
+            return env.load(ImportRef(module=module, attr=attr, is_file=bool(value.get("is_file"))))
         return {k: resolve_refs(v, env) for k, v in value.items()}
     if isinstance(value, list):
         return [resolve_refs(v, env) for v in value]
@@ -78,8 +78,8 @@ def instantiate(spec: MiddlewareSpec, graph: Graph, env: Any) -> Any:
             obj = obj(**config)
         except (TypeError, ValueError) as exc:
             raise MiddlewareSetupError(
-                f"middleware `{spec.name}` ({spec.impl.key}) rejected its settings: {exc}") \
-                from exc
+                f"middleware `{spec.name}` ({spec.impl.key}) rejected its settings: {exc}"
+            ) from exc
     bind = getattr(obj, "agentc_bind", None)
     if bind is not None:
         bind(BindInfo(graph, env, spec))
@@ -94,8 +94,7 @@ def bound_middleware(graph: Graph, env: Any) -> tuple[BoundMiddleware, ...]:
         setattr(env, _CACHE_ATTR, cache)
     if graph.name not in cache:
         specs = graph.agent.middleware if graph.agent is not None else []
-        cache[graph.name] = tuple(BoundMiddleware(s, instantiate(s, graph, env))
-                                  for s in specs)
+        cache[graph.name] = tuple(BoundMiddleware(s, instantiate(s, graph, env)) for s in specs)
     return cache[graph.name]
 
 

@@ -17,8 +17,9 @@ Thread totals live in this object (per thread id), so they last as long as the p
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ..messages import AIMessage
 from .base import AgentMiddleware, ExitBehavior, hook_config
@@ -43,13 +44,26 @@ UNITS = {"tokens": "tokens", "cost": "USD", "time": "s"}
 
 
 class Budgets(AgentMiddleware):
-    def __init__(self, *, tokens: int | None = None, cost: float | None = None,
-                 time: float | None = None, thread_tokens: int | None = None,
-                 thread_cost: float | None = None, thread_time: float | None = None,
-                 exit_behavior: str = "end", prices: Mapping[str, float] | None = None) -> None:
-        self.limits = {("run", "tokens"): tokens, ("run", "cost"): cost, ("run", "time"): time,
-                       ("thread", "tokens"): thread_tokens, ("thread", "cost"): thread_cost,
-                       ("thread", "time"): thread_time}
+    def __init__(
+        self,
+        *,
+        tokens: int | None = None,
+        cost: float | None = None,
+        time: float | None = None,
+        thread_tokens: int | None = None,
+        thread_cost: float | None = None,
+        thread_time: float | None = None,
+        exit_behavior: str = "end",
+        prices: Mapping[str, float] | None = None,
+    ) -> None:
+        self.limits = {
+            ("run", "tokens"): tokens,
+            ("run", "cost"): cost,
+            ("run", "time"): time,
+            ("thread", "tokens"): thread_tokens,
+            ("thread", "cost"): thread_cost,
+            ("thread", "time"): thread_time,
+        }
         self.limits = {k: v for k, v in self.limits.items() if v is not None}
         if not self.limits:
             raise ValueError("Budgets needs at least one limit (tokens, cost, time, thread_…)")
@@ -99,18 +113,21 @@ class Budgets(AgentMiddleware):
             raise BudgetExceededError(text)
         if self.exit_behavior is ExitBehavior.ASK:
             self.asking[self._thread_key(runtime)] = run
-            answer = runtime.task.interrupt({"type": "budget", "exceeded": exceeded,
-                                             "question": f"{text}. Continue?"})
+            answer = runtime.task.interrupt(
+                {"type": "budget", "exceeded": exceeded, "question": f"{text}. Continue?"}
+            )
             self.asking.pop(self._thread_key(runtime), None)
             if answer in (True, "yes", "y", "continue") or (
-                    isinstance(answer, Mapping) and answer.get("continue")):
+                isinstance(answer, Mapping) and answer.get("continue")
+            ):
                 run.waived = True
                 return None
         return {"jump_to": "end", "messages": [AIMessage(content=text)]}
 
     def after_model(self, state: Mapping[str, Any], runtime: Any) -> None:
-        ai = next((m for m in reversed(state.get("messages") or [])
-                   if isinstance(m, AIMessage)), None)
+        ai = next(
+            (m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None
+        )
         usage = getattr(ai, "usage_metadata", None)
         if usage is None:
             return None
@@ -124,8 +141,10 @@ class Budgets(AgentMiddleware):
         prices = self.prices
         if prices is None and self._info is not None:
             profile = getattr(self._info.model(), "profile", None)
-            prices = {"input": getattr(profile, "input_price_per_mtok", None) or 0.0,
-                      "output": getattr(profile, "output_price_per_mtok", None) or 0.0}
+            prices = {
+                "input": getattr(profile, "input_price_per_mtok", None) or 0.0,
+                "output": getattr(profile, "output_price_per_mtok", None) or 0.0,
+            }
             self.prices = prices
         prices = prices or {}
         return (tokens_in * prices.get("input", 0.0) + tokens_out * prices.get("output", 0.0)) / 1e6
@@ -134,8 +153,11 @@ class Budgets(AgentMiddleware):
         """Usage against each budget, for `agentc run`'s summary."""
         run = next(reversed(self.runs.values()), Usage())
         thread = self.threads.get(str(thread_id), run)
-        return [f"{scope} {kind}: {_fmt((run if scope == 'run' else thread).amount(kind))} of "
-                f"{_fmt(limit)} {UNITS[kind]}" for (scope, kind), limit in self.limits.items()]
+        return [
+            f"{scope} {kind}: {_fmt((run if scope == 'run' else thread).amount(kind))} of "
+            f"{_fmt(limit)} {UNITS[kind]}"
+            for (scope, kind), limit in self.limits.items()
+        ]
 
 
 def _fmt(x: float) -> str:

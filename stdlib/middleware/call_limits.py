@@ -14,7 +14,8 @@ starts from zero — the same here, since each invoke has its own run id).
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Annotated, Any, Mapping, NotRequired
+from collections.abc import Mapping
+from typing import Annotated, Any, NotRequired
 
 from ..messages import AIMessage, ToolMessage
 from .base import AgentMiddleware, ExitBehavior, tool_call_dict
@@ -50,8 +51,10 @@ def _check_limits(thread: int | None, run: int | None) -> None:
 
 # ---------------------------------------------------------------- model calls (F8)
 
-def model_limit_message(thread_count: int, run_count: int, thread_limit: int | None,
-                        run_limit: int | None) -> str:
+
+def model_limit_message(
+    thread_count: int, run_count: int, thread_limit: int | None, run_limit: int | None
+) -> str:
     parts = []
     if thread_limit is not None and thread_count >= thread_limit:
         parts.append(f"thread limit ({thread_count}/{thread_limit})")
@@ -61,8 +64,9 @@ def model_limit_message(thread_count: int, run_count: int, thread_limit: int | N
 
 
 class ModelCallLimitExceededError(Exception):
-    def __init__(self, thread_count: int, run_count: int, thread_limit: int | None,
-                 run_limit: int | None) -> None:
+    def __init__(
+        self, thread_count: int, run_count: int, thread_limit: int | None, run_limit: int | None
+    ) -> None:
         self.thread_count, self.run_count = thread_count, run_count
         self.thread_limit, self.run_limit = thread_limit, run_limit
         super().__init__(model_limit_message(thread_count, run_count, thread_limit, run_limit))
@@ -78,8 +82,9 @@ class ModelCallLimit(AgentMiddleware):
 
     state_schema = ModelCallLimitState  # read statically by the compiler when used from Python
 
-    def __init__(self, *, thread: int | None = None, run: int | None = None,
-                 exit_behavior: str = "end") -> None:
+    def __init__(
+        self, *, thread: int | None = None, run: int | None = None, exit_behavior: str = "end"
+    ) -> None:
         _check_limits(thread, run)
         self.thread_limit, self.run_limit = thread, run
         self.exit_behavior = ExitBehavior(exit_behavior)
@@ -91,20 +96,24 @@ class ModelCallLimit(AgentMiddleware):
         thread_count = int(state.get("thread_model_call_count") or 0)
         run_count = self.counters.of(run_id(runtime)).get("model", 0)
         over = (self.thread_limit is not None and thread_count >= self.thread_limit) or (
-            self.run_limit is not None and run_count >= self.run_limit)
+            self.run_limit is not None and run_count >= self.run_limit
+        )
         if not over:
             return None
         if self.exit_behavior is ExitBehavior.ERROR:
-            raise ModelCallLimitExceededError(thread_count, run_count, self.thread_limit,
-                                              self.run_limit)
+            raise ModelCallLimitExceededError(
+                thread_count, run_count, self.thread_limit, self.run_limit
+            )
         text = model_limit_message(thread_count, run_count, self.thread_limit, self.run_limit)
         return {"jump_to": "end", "messages": [AIMessage(content=text)]}
 
     def after_model(self, state: Mapping[str, Any], runtime: Any) -> dict[str, Any]:
         counts = self.counters.of(run_id(runtime))
         counts["model"] = counts.get("model", 0) + 1
-        return {"thread_model_call_count": int(state.get("thread_model_call_count") or 0) + 1,
-                "run_model_call_count": counts["model"]}
+        return {
+            "thread_model_call_count": int(state.get("thread_model_call_count") or 0) + 1,
+            "run_model_call_count": counts["model"],
+        }
 
 
 ModelCallLimitMiddleware = ModelCallLimit
@@ -112,18 +121,26 @@ ModelCallLimitMiddleware = ModelCallLimit
 
 # ---------------------------------------------------------------- tool calls (F9)
 
+
 def tool_blocked_text(tool_name: str | None) -> str:
     if tool_name:
         return f"Tool call limit exceeded. Do not call '{tool_name}' again."
     return "Tool call limit exceeded. Do not make additional tool calls."
 
 
-STOPPED_TEXT = ("Execution stopped before this tool call could run because another tool call "
-                "in the same batch exceeded the limit.")
+STOPPED_TEXT = (
+    "Execution stopped before this tool call could run because another tool call "
+    "in the same batch exceeded the limit."
+)
 
 
-def tool_final_text(thread_count: int, run_count: int, thread_limit: int | None,
-                    run_limit: int | None, tool_name: str | None) -> str:
+def tool_final_text(
+    thread_count: int,
+    run_count: int,
+    thread_limit: int | None,
+    run_limit: int | None,
+    tool_name: str | None,
+) -> str:
     what = f"'{tool_name}' tool" if tool_name else "Tool"
     parts = []
     if thread_limit is not None and thread_count > thread_limit:
@@ -134,12 +151,19 @@ def tool_final_text(thread_count: int, run_count: int, thread_limit: int | None,
 
 
 class ToolCallLimitExceededError(Exception):
-    def __init__(self, thread_count: int, run_count: int, thread_limit: int | None,
-                 run_limit: int | None, tool_name: str | None = None) -> None:
+    def __init__(
+        self,
+        thread_count: int,
+        run_count: int,
+        thread_limit: int | None,
+        run_limit: int | None,
+        tool_name: str | None = None,
+    ) -> None:
         self.thread_count, self.run_count = thread_count, run_count
         self.thread_limit, self.run_limit, self.tool_name = thread_limit, run_limit, tool_name
-        super().__init__(tool_final_text(thread_count, run_count, thread_limit, run_limit,
-                                         tool_name))
+        super().__init__(
+            tool_final_text(thread_count, run_count, thread_limit, run_limit, tool_name)
+        )
 
 
 class ToolCallLimitState(AgentState):
@@ -152,27 +176,40 @@ class ToolCallLimit(AgentMiddleware):
 
     state_schema = ToolCallLimitState  # read statically by the compiler when used from Python
 
-    def __init__(self, *, tool_name: str | None = None, thread: int | None = None,
-                 run: int | None = None, exit_behavior: str = "continue") -> None:
+    def __init__(
+        self,
+        *,
+        tool_name: str | None = None,
+        thread: int | None = None,
+        run: int | None = None,
+        exit_behavior: str = "continue",
+    ) -> None:
         _check_limits(thread, run)
         if thread is not None and run is not None and run > thread:
-            raise ValueError(f"run_limit ({run}) cannot exceed thread_limit ({thread}). "
-                             "The run limit should be less than or equal to the thread limit.")
+            raise ValueError(
+                f"run_limit ({run}) cannot exceed thread_limit ({thread}). "
+                "The run limit should be less than or equal to the thread limit."
+            )
         self.tool_name, self.thread_limit, self.run_limit = tool_name, thread, run
         self.exit_behavior = ExitBehavior(exit_behavior)
         self.counters = RunCounters()
 
     @property
     def name(self) -> str:
-        return f"ToolCallLimitMiddleware[{self.tool_name}]" if self.tool_name else \
-            "ToolCallLimitMiddleware"
+        return (
+            f"ToolCallLimitMiddleware[{self.tool_name}]"
+            if self.tool_name
+            else "ToolCallLimitMiddleware"
+        )
 
     def _over(self, thread_count: int, run_count: int) -> bool:
         return (self.thread_limit is not None and thread_count + 1 > self.thread_limit) or (
-            self.run_limit is not None and run_count + 1 > self.run_limit)
+            self.run_limit is not None and run_count + 1 > self.run_limit
+        )
 
-    def split(self, calls: list[dict[str, Any]], thread_count: int,
-              run_count: int) -> tuple[list[dict], list[dict], int, int]:
+    def split(
+        self, calls: list[dict[str, Any]], thread_count: int, run_count: int
+    ) -> tuple[list[dict], list[dict], int, int]:
         """The calls (of this filter) allowed and blocked, and the counts after them."""
         allowed, blocked = [], []
         for call in calls:
@@ -186,8 +223,9 @@ class ToolCallLimit(AgentMiddleware):
         return allowed, blocked, thread_count, run_count
 
     def after_model(self, state: Mapping[str, Any], runtime: Any) -> dict[str, Any] | None:
-        ai = next((m for m in reversed(state.get("messages") or [])
-                   if isinstance(m, AIMessage)), None)
+        ai = next(
+            (m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None
+        )
         if ai is None or not ai.tool_calls:
             return None
         key = self.tool_name or "__all__"
@@ -202,27 +240,47 @@ class ToolCallLimit(AgentMiddleware):
             return counters if allowed else None
         return self._blocked(calls, blocked, counters, thread_now, key)
 
-    def _blocked(self, calls: list[dict], blocked: list[dict], counters: dict[str, Any],
-                 thread_now: int, key: str) -> dict[str, Any]:
+    def _blocked(
+        self,
+        calls: list[dict],
+        blocked: list[dict],
+        counters: dict[str, Any],
+        thread_now: int,
+        key: str,
+    ) -> dict[str, Any]:
         threads, runs = counters["thread_tool_call_count"], counters["run_tool_call_count"]
         if self.exit_behavior is ExitBehavior.ERROR:
-            raise ToolCallLimitExceededError(threads[key] + len(blocked), runs[key],
-                                             self.thread_limit, self.run_limit, self.tool_name)
+            raise ToolCallLimitExceededError(
+                threads[key] + len(blocked),
+                runs[key],
+                self.thread_limit,
+                self.run_limit,
+                self.tool_name,
+            )
         answers: list[Any] = [_error(c, tool_blocked_text(self.tool_name)) for c in blocked]
         if self.exit_behavior is ExitBehavior.CONTINUE:
             return {**counters, "messages": answers}
         blocked_ids = {c["id"] for c in blocked}
         answers += [_error(c, STOPPED_TEXT) for c in calls if c["id"] not in blocked_ids]
-        answers.append(AIMessage(content=tool_final_text(
-            threads[key] + len(blocked), runs[key], self.thread_limit, self.run_limit,
-            self.tool_name)))
+        answers.append(
+            AIMessage(
+                content=tool_final_text(
+                    threads[key] + len(blocked),
+                    runs[key],
+                    self.thread_limit,
+                    self.run_limit,
+                    self.tool_name,
+                )
+            )
+        )
         threads[key] = thread_now  # nothing of this batch runs
         return {**counters, "jump_to": "end", "messages": answers}
 
 
 def _error(call: Mapping[str, Any], text: str) -> ToolMessage:
-    return ToolMessage(content=text, tool_call_id=call["id"] or "", name=call.get("name"),
-                       status="error")
+    return ToolMessage(
+        content=text, tool_call_id=call["id"] or "", name=call.get("name"), status="error"
+    )
 
 
 ToolCallLimitMiddleware = ToolCallLimit

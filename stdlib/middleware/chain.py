@@ -14,7 +14,8 @@ import asyncio
 import concurrent.futures
 import contextvars
 import inspect
-from typing import Any, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from ...compiler.ir import HookPoint
 from .base import as_model_response
@@ -40,6 +41,7 @@ def hook_caller(obj: Any, point: HookPoint) -> Callable[[Any, Any], Awaitable[An
     async def call(state: Any, runtime: Any) -> Any:
         out = method(state, runtime)
         return await out if inspect.isawaitable(out) else out
+
     return call
 
 
@@ -59,7 +61,9 @@ def _threaded(method: Callable[[Any, Any], Any]) -> Callable[[Any, Handler], Awa
 
         def blocking_handler(req: Any) -> Any:
             return _run_on_loop(loop, handler(req))
+
         return await asyncio.to_thread(method, request, blocking_handler)
+
     return run
 
 
@@ -79,13 +83,18 @@ def _run_on_loop(loop: asyncio.AbstractEventLoop, coro: Any) -> Any:
                 done.set_exception(t.exception())
             else:
                 done.set_result(t.result())
+
         task.add_done_callback(finish)
+
     loop.call_soon_threadsafe(start)
     return done.result()
 
 
-def compose(wrappers: Sequence[Callable[[Any, Handler], Awaitable[Any]]], inner: Handler,
-            normalize: Callable[[Any], Any] = lambda r: r) -> Handler:
+def compose(
+    wrappers: Sequence[Callable[[Any, Handler], Awaitable[Any]]],
+    inner: Handler,
+    normalize: Callable[[Any], Any] = lambda r: r,
+) -> Handler:
     """One handler: `wrappers[0]` outermost, `inner` innermost; each layer's answer is
     normalised before the next layer out sees it."""
     handler = inner
@@ -94,10 +103,12 @@ def compose(wrappers: Sequence[Callable[[Any, Handler], Awaitable[Any]]], inner:
     return handler
 
 
-def _layer(w: Callable[[Any, Handler], Awaitable[Any]], inner: Handler,
-           normalize: Callable[[Any], Any]) -> Handler:
+def _layer(
+    w: Callable[[Any, Handler], Awaitable[Any]], inner: Handler, normalize: Callable[[Any], Any]
+) -> Handler:
     async def call(request: Any) -> Any:
         return normalize(await w(request, inner))
+
     return call
 
 

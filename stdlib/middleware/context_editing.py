@@ -12,8 +12,9 @@ set), its AI call's arguments too with `clear_tool_inputs`. State is never chang
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ..messages import AIMessage, BaseMessage, ToolMessage
 from .base import AgentMiddleware
@@ -38,8 +39,11 @@ class ClearToolUsesEdit:
         if tokens <= self.trigger:
             return
         candidates = [i for i, m in enumerate(messages) if isinstance(m, ToolMessage)]
-        candidates = [] if self.keep >= len(candidates) else (
-            candidates[:-self.keep] if self.keep else candidates)
+        candidates = (
+            []
+            if self.keep >= len(candidates)
+            else (candidates[: -self.keep] if self.keep else candidates)
+        )
         for idx in candidates:
             if self._clear_one(messages, idx) and self.clear_at_least > 0:
                 if tokens - count_tokens(messages) >= self.clear_at_least:
@@ -50,26 +54,32 @@ class ClearToolUsesEdit:
         assert isinstance(tool_message, ToolMessage)
         if tool_message.response_metadata.get("context_editing", {}).get("cleared"):
             return False
-        at = next((j for j in range(idx - 1, -1, -1) if isinstance(messages[j], AIMessage)),
-                  None)
+        at = next((j for j in range(idx - 1, -1, -1) if isinstance(messages[j], AIMessage)), None)
         if at is None:
             return False
         ai = messages[at]
         call = next((c for c in ai.tool_calls if c.id == tool_message.tool_call_id), None)
         if call is None or (tool_message.name or call.name) in set(self.exclude_tools):
             return False
-        messages[idx] = tool_message.model_copy(update={
-            "artifact": None, "content": self.placeholder,
-            "response_metadata": {**tool_message.response_metadata, "context_editing": {
-                "cleared": True, "strategy": "clear_tool_uses"}}})
+        messages[idx] = tool_message.model_copy(
+            update={
+                "artifact": None,
+                "content": self.placeholder,
+                "response_metadata": {
+                    **tool_message.response_metadata,
+                    "context_editing": {"cleared": True, "strategy": "clear_tool_uses"},
+                },
+            }
+        )
         if self.clear_tool_inputs:
             messages[at] = cleared_inputs(ai, tool_message.tool_call_id)
         return True
 
 
 def cleared_inputs(message: AIMessage, call_id: str) -> AIMessage:
-    calls = [c.model_copy(update={"args": {}}) if c.id == call_id else c
-             for c in message.tool_calls]
+    calls = [
+        c.model_copy(update={"args": {}}) if c.id == call_id else c for c in message.tool_calls
+    ]
     meta = dict(message.response_metadata)
     entry = dict(meta.get("context_editing", {}))
     entry["cleared_tool_inputs"] = sorted(set(entry.get("cleared_tool_inputs", [])) | {call_id})
@@ -95,9 +105,13 @@ def make_edit(raw: Any) -> Any:
 class ContextEditing(AgentMiddleware):
     """F7: apply the edits to each request's messages (never to the state)."""
 
-    def __init__(self, *, edits: Sequence[Any] | None = None,
-                 token_count_method: str = "approximate",
-                 token_counter: Counter | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        edits: Sequence[Any] | None = None,
+        token_count_method: str = "approximate",
+        token_counter: Counter | None = None,
+    ) -> None:
         if token_count_method not in ("approximate", "model"):
             raise ValueError("token_count_method must be 'approximate' or 'model'")
         self.edits = [make_edit(e) for e in (edits or [{"type": "clear_tool_uses"}])]

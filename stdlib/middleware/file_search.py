@@ -21,9 +21,10 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Literal
+from typing import Literal
 
 from ..tools import make_tool
 from .base import AgentMiddleware
@@ -43,16 +44,19 @@ class Found:
 
 
 class FileSearch(AgentMiddleware):
-    def __init__(self, *, root_path: str, max_file_size_mb: float = 10,
-                 include_hidden: bool = False) -> None:
+    def __init__(
+        self, *, root_path: str, max_file_size_mb: float = 10, include_hidden: bool = False
+    ) -> None:
         if max_file_size_mb <= 0:
             raise ValueError("max_file_size_mb must be greater than zero")
         self.root_text = root_path
         self.root = Path(root_path).resolve()
         self.max_bytes = int(max_file_size_mb * 1024 * 1024)
         self.include_hidden = include_hidden
-        self.tools = [make_tool(self.glob_search, name="glob_search"),
-                      make_tool(self.grep_search, name="grep_search")]
+        self.tools = [
+            make_tool(self.glob_search, name="glob_search"),
+            make_tool(self.grep_search, name="grep_search"),
+        ]
 
     def agentc_bind(self, info) -> None:
         """A relative `root_path` is relative to the `.agent` file's folder."""
@@ -82,9 +86,13 @@ class FileSearch(AgentMiddleware):
         files = sorted(found.paths, key=lambda p: p.stat().st_mtime, reverse=True)
         return self._answer([self.virtual(p) for p in files], found.outside, NO_FILES)
 
-    def grep_search(self, pattern: str, path: str = "/", include: str | None = None,
-                    output_mode: Literal["files_with_matches", "content",
-                                         "count"] = "files_with_matches") -> str:
+    def grep_search(
+        self,
+        pattern: str,
+        path: str = "/",
+        include: str | None = None,
+        output_mode: Literal["files_with_matches", "content", "count"] = "files_with_matches",
+    ) -> str:
         """Search file contents with a regular expression.
 
         Args:
@@ -121,8 +129,9 @@ class FileSearch(AgentMiddleware):
     @staticmethod
     def check_pattern(pattern: str) -> None:
         if pattern.startswith(("/", "~")) or ".." in pattern.split("/"):
-            raise PathRefused(f"pattern `{pattern}` is refused: it would leave the searchable "
-                              "folder")
+            raise PathRefused(
+                f"pattern `{pattern}` is refused: it would leave the searchable folder"
+            )
 
     def _confined(self, paths) -> Found:
         kept, outside = [], 0
@@ -143,8 +152,9 @@ class FileSearch(AgentMiddleware):
     def _answer(lines: list[str], outside: int, empty: str) -> str:
         text = "\n".join(lines) if lines else empty
         if outside:
-            text += (f"\n({outside} match(es) outside the searchable folder were refused "
-                     "and left out)")
+            text += (
+                f"\n({outside} match(es) outside the searchable folder were refused and left out)"
+            )
         return text
 
     # ------------------------------------------------------------ D21: which files
@@ -185,7 +195,7 @@ def _expand_braces(pattern: str) -> list[str]:
     m = re.search(r"\{([^{}]*)\}", pattern)
     if m is None:
         return [pattern]
-    return [pattern[:m.start()] + alt + pattern[m.end():] for alt in m.group(1).split(",")]
+    return [pattern[: m.start()] + alt + pattern[m.end() :] for alt in m.group(1).split(",")]
 
 
 FilesystemFileSearchMiddleware = FileSearch

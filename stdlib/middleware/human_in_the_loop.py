@@ -18,7 +18,8 @@ ids, a wrong count, or a decision a tool does not allow are errors (D11).
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Callable, Mapping, NotRequired
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, NotRequired
 
 from ..messages import AIMessage, ToolMessage
 from .base import AgentMiddleware, ToolCallRequest, tool_call_dict
@@ -26,9 +27,11 @@ from .state import AgentState, PrivateStateAttr
 
 EDITED_KEY = "hitl_edited_tool_calls"
 DECISIONS = ("approve", "edit", "reject", "respond")
-EDIT_NOTICE = ("Note: a human reviewer replaced this tool call before it ran. The call "
-               "recorded in your message is the one you produced, not the one that executed. "
-               "This was intentional and authorized. Do not re-issue your original call.")
+EDIT_NOTICE = (
+    "Note: a human reviewer replaced this tool call before it ran. The call "
+    "recorded in your message is the one you produced, not the one that executed. "
+    "This was intentional and authorized. Do not re-issue your original call."
+)
 
 
 class ReviewError(ValueError):
@@ -42,11 +45,17 @@ def answer_message(call: Mapping[str, Any], decision: Mapping[str, Any]) -> Tool
     elif reason := decision.get("message"):
         content = f"User rejected the tool call for `{call['name']}` with reason: {reason}"
     else:
-        content = (f"User rejected the tool call for `{call['name']}` with id {call['id']}. "
-                   "The tool was not executed. Do not retry this tool call unless the user "
-                   "explicitly requests it.")
-    return ToolMessage(content=content, name=call["name"], tool_call_id=call["id"] or "",
-                       status="success" if decision["type"] == "respond" else "error")
+        content = (
+            f"User rejected the tool call for `{call['name']}` with id {call['id']}. "
+            "The tool was not executed. Do not retry this tool call unless the user "
+            "explicitly requests it."
+        )
+    return ToolMessage(
+        content=content,
+        name=call["name"],
+        tool_call_id=call["id"] or "",
+        status="success" if decision["type"] == "respond" else "error",
+    )
 
 
 def resolve_rules(interrupt_on: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -61,11 +70,14 @@ def resolve_rules(interrupt_on: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         if not allowed:
             raise ValueError(
                 f"Invalid `interrupt_on` config for tool '{name}': `allowed_decisions` must be "
-                "a non-empty list of decision types (e.g. ['approve', 'reject']).")
+                "a non-empty list of decision types (e.g. ['approve', 'reject'])."
+            )
         bad = [d for d in allowed if d not in DECISIONS]
         if bad:
-            raise ValueError(f"`interrupt_on` for tool '{name}' allows unknown decisions "
-                             f"{bad}; use {list(DECISIONS)}")
+            raise ValueError(
+                f"`interrupt_on` for tool '{name}' allows unknown decisions "
+                f"{bad}; use {list(DECISIONS)}"
+            )
         rules[name] = dict(rule)
     return rules
 
@@ -79,13 +91,18 @@ class HumanInTheLoop(AgentMiddleware):
 
     state_schema = HumanInTheLoopState  # read statically by the compiler when used from Python
 
-    def __init__(self, interrupt_on: Mapping[str, Any], *,
-                 description_prefix: str = "Tool execution requires approval",
-                 edit_notice: str | None = EDIT_NOTICE,
-                 interrupt_mode: str = "batched") -> None:
+    def __init__(
+        self,
+        interrupt_on: Mapping[str, Any],
+        *,
+        description_prefix: str = "Tool execution requires approval",
+        edit_notice: str | None = EDIT_NOTICE,
+        interrupt_mode: str = "batched",
+    ) -> None:
         if interrupt_mode not in ("batched", "per_call"):
-            raise ValueError(f"`interrupt_mode` must be 'batched' or 'per_call', got "
-                             f"{interrupt_mode!r}.")
+            raise ValueError(
+                f"`interrupt_mode` must be 'batched' or 'per_call', got {interrupt_mode!r}."
+            )
         self.interrupt_on = resolve_rules(interrupt_on)
         self.description_prefix = description_prefix
         self.edit_notice = edit_notice
@@ -95,7 +112,8 @@ class HumanInTheLoop(AgentMiddleware):
     def agentc_bind(self, info: Any) -> None:
         agent = info.graph.agent
         self.tool_names = tuple(t.name for t in agent.tools) + tuple(
-            t.name for m in agent.middleware for t in m.tools)
+            t.name for m in agent.middleware for t in m.tools
+        )
 
     @property
     def name(self) -> str:
@@ -103,8 +121,9 @@ class HumanInTheLoop(AgentMiddleware):
 
     # ---- requests
 
-    def gated(self, call: Mapping[str, Any], state: Mapping[str, Any], runtime: Any,
-              tool: Any = None) -> dict[str, Any] | None:
+    def gated(
+        self, call: Mapping[str, Any], state: Mapping[str, Any], runtime: Any, tool: Any = None
+    ) -> dict[str, Any] | None:
         """The rule for `call` when it must be reviewed (D9), else None."""
         rule = self.interrupt_on.get(call["name"])
         if rule is None:
@@ -114,8 +133,13 @@ class HumanInTheLoop(AgentMiddleware):
             return None  # D9: re-evaluated on resume, as LangChain's
         return rule
 
-    def describe(self, call: Mapping[str, Any], rule: Mapping[str, Any],
-                 state: Mapping[str, Any], runtime: Any) -> str:
+    def describe(
+        self,
+        call: Mapping[str, Any],
+        rule: Mapping[str, Any],
+        state: Mapping[str, Any],
+        runtime: Any,
+    ) -> str:
         text = rule.get("description")
         if callable(text):
             return text(call, state, runtime)
@@ -128,8 +152,9 @@ class HumanInTheLoop(AgentMiddleware):
     def after_model(self, state: Mapping[str, Any], runtime: Any) -> dict[str, Any] | None:
         if self.interrupt_mode != "batched":
             return None
-        ai = next((m for m in reversed(state.get("messages") or [])
-                   if isinstance(m, AIMessage)), None)
+        ai = next(
+            (m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None
+        )
         if ai is None or not ai.tool_calls:
             return None
         calls = [tool_call_dict(c) for c in ai.tool_calls]
@@ -138,12 +163,19 @@ class HumanInTheLoop(AgentMiddleware):
             return {EDITED_KEY: {}} if state.get(EDITED_KEY) else None
         request = {
             # `tool_call_id` is ours (D10): a reviewer may answer by id
-            "action_requests": [{"name": c["name"], "args": c["args"],
-                                 "description": self.describe(c, r, state, runtime),
-                                 "tool_call_id": c.get("id")}
-                                for c, r in gated],
-            "review_configs": [{"action_name": c["name"], "allowed_decisions":
-                                list(r["allowed_decisions"])} for c, r in gated],
+            "action_requests": [
+                {
+                    "name": c["name"],
+                    "args": c["args"],
+                    "description": self.describe(c, r, state, runtime),
+                    "tool_call_id": c.get("id"),
+                }
+                for c, r in gated
+            ],
+            "review_configs": [
+                {"action_name": c["name"], "allowed_decisions": list(r["allowed_decisions"])}
+                for c, r in gated
+            ],
         }
         answer = _interrupt(runtime, request)
         decisions = match_decisions(answer, [c for c, _ in gated])
@@ -179,11 +211,17 @@ class HumanInTheLoop(AgentMiddleware):
         if rule is None:
             return request, None
         if call.get("id") is None:
-            raise ReviewError(f"Tool call `{call['name']}` has no ID, so its result can't be "
-                              "matched to it. Make sure the chat model returns tool call IDs.")
-        value = {"type": "tool_approval", "tool_call_id": call["id"], "name": call["name"],
-                 "args": call["args"],
-                 "description": self.describe(call, rule, request.state, request.runtime)}
+            raise ReviewError(
+                f"Tool call `{call['name']}` has no ID, so its result can't be "
+                "matched to it. Make sure the chat model returns tool call IDs."
+            )
+        value = {
+            "type": "tool_approval",
+            "tool_call_id": call["id"],
+            "name": call["name"],
+            "args": call["args"],
+            "description": self.describe(call, rule, request.state, request.runtime),
+        }
         decision = _interrupt(request.runtime, value)
         decision = decision if isinstance(decision, Mapping) else {"type": decision}
         check_allowed(decision, call, rule)
@@ -192,8 +230,9 @@ class HumanInTheLoop(AgentMiddleware):
         if decision["type"] == "edit":
             executed = _edited_action(decision, call)
             if executed["name"] != call["name"]:  # D11: per-call edits keep the tool
-                raise ReviewError(f"an edit of `{call['name']}` must keep its name, got "
-                                  f"`{executed['name']}`")
+                raise ReviewError(
+                    f"an edit of `{call['name']}` must keep its name, got `{executed['name']}`"
+                )
             return self.apply_edit(request, executed), executed
         return answer_message(call, decision)
 
@@ -207,12 +246,15 @@ class HumanInTheLoop(AgentMiddleware):
             raise ReviewError(
                 f"Reviewer edited tool call {request.tool_call['id']!r} to "
                 f"{executed['name']!r}, which is not an available tool. Available tools: "
-                f"{', '.join(names)}.")
+                f"{', '.join(names)}."
+            )
         return request.override(tool_call=call, tool=tool)
 
     def notice(self, executed: Mapping[str, Any], has_content: bool) -> str:
-        text = (f"{self.edit_notice} Executed instead: {executed['name']} with arguments "
-                f"{json.dumps(executed['args'], default=str)}.")
+        text = (
+            f"{self.edit_notice} Executed instead: {executed['name']} with arguments "
+            f"{json.dumps(executed['args'], default=str)}."
+        )
         return f"{text}\n\nTool response:" if has_content else text
 
     def annotate(self, result: Any, request: ToolCallRequest, executed: Any) -> Any:
@@ -225,9 +267,14 @@ class HumanInTheLoop(AgentMiddleware):
         if not isinstance(update, Mapping) or not isinstance(update.get("messages"), list):
             return result
         import dataclasses
+
         cid = request.tool_call.get("id")
-        messages = [self._prepend(m, executed) if isinstance(m, ToolMessage) and
-                    m.tool_call_id == cid else m for m in update["messages"]]
+        messages = [
+            self._prepend(m, executed)
+            if isinstance(m, ToolMessage) and m.tool_call_id == cid
+            else m
+            for m in update["messages"]
+        ]
         return dataclasses.replace(result, update={**update, "messages": messages})
 
     def _prepend(self, message: ToolMessage, executed: Mapping[str, Any]) -> ToolMessage:
@@ -236,12 +283,14 @@ class HumanInTheLoop(AgentMiddleware):
         if isinstance(content, str):
             if text in content:
                 return message
-            return message.model_copy(update={"content": f"{text}\n{content}" if content
-                                              else text})
+            return message.model_copy(update={"content": f"{text}\n{content}" if content else text})
         if any(text in str(b) for b in content):
             return message
-        block: Any = text if content and all(isinstance(b, str) for b in content) else {
-            "type": "text", "text": text}
+        block: Any = (
+            text
+            if content and all(isinstance(b, str) for b in content)
+            else {"type": "text", "text": text}
+        )
         return message.model_copy(update={"content": [block, *content]})
 
 
@@ -253,6 +302,7 @@ def _interrupt(runtime: Any, value: Any) -> Any:
     if task is not None and hasattr(task, "interrupt"):
         return task.interrupt(value)
     from ...runtime.context import interrupt
+
     return interrupt(value)
 
 
@@ -271,7 +321,8 @@ def check_allowed(decision: Any, call: Mapping[str, Any], rule: Mapping[str, Any
         raise ReviewError(
             f"Unexpected human decision: {decision}. Decision type '{kind}' is not allowed "
             f"for tool '{call['name']}'. Expected one of {allowed} based on the tool's "
-            "configuration.")
+            "configuration."
+        )
     if kind == "respond" and not isinstance(decision.get("message"), str):
         raise ReviewError(f"a `respond` decision for `{call['name']}` needs a `message`")
 
@@ -284,15 +335,21 @@ def match_decisions(answer: Any, calls: list[dict[str, Any]]) -> dict[int, Mappi
         unknown = [k for k in raw if k not in ids]
         missing = [c.get("id") for c in calls if c.get("id") not in raw]
         if unknown or missing:
-            raise ReviewError(f"review decisions name unknown tool call ids {unknown} and "
-                              f"leave {missing} unanswered")
+            raise ReviewError(
+                f"review decisions name unknown tool call ids {unknown} and "
+                f"leave {missing} unanswered"
+            )
         return {id(ids[k]): v for k, v in raw.items()}
     if not isinstance(raw, list):
-        raise ReviewError("resume a review with {\"decisions\": [ … ]} (one per request) or "
-                          "{\"decisions\": {tool_call_id: decision}}")
+        raise ReviewError(
+            'resume a review with {"decisions": [ … ]} (one per request) or '
+            '{"decisions": {tool_call_id: decision}}'
+        )
     if all(isinstance(d, Mapping) and d.get("tool_call_id") for d in raw) and raw:
         return match_decisions({"decisions": {d["tool_call_id"]: d for d in raw}}, calls)
     if len(raw) != len(calls):
-        raise ReviewError(f"Number of human decisions ({len(raw)}) does not match number of "
-                          f"hanging tool calls ({len(calls)}).")
+        raise ReviewError(
+            f"Number of human decisions ({len(raw)}) does not match number of "
+            f"hanging tool calls ({len(calls)})."
+        )
     return {id(c): d for c, d in zip(calls, raw)}

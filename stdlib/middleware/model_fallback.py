@@ -8,7 +8,8 @@ raised when all fail. Graph control signals (interrupts) pass straight through.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .base import AgentMiddleware, control_signals
 

@@ -15,7 +15,8 @@ across deltas is still caught (`StreamScrubber`).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..messages import AIMessage, HumanMessage, ToolMessage
 from .base import AgentMiddleware
@@ -27,9 +28,16 @@ LOOKBACK = 128  # D16: characters held back from a stream reader
 
 
 class PII(AgentMiddleware):
-    def __init__(self, pii_type: str, *, strategy: str = "redact", detector: Any = None,
-                 apply_to_input: bool = True, apply_to_output: bool = False,
-                 apply_to_tool_results: bool = False) -> None:
+    def __init__(
+        self,
+        pii_type: str,
+        *,
+        strategy: str = "redact",
+        detector: Any = None,
+        apply_to_input: bool = True,
+        apply_to_output: bool = False,
+        apply_to_tool_results: bool = False,
+    ) -> None:
         if strategy not in ("block", "redact", "mask", "hash"):
             raise ValueError(f"Unknown redaction strategy: {strategy}")
         self.pii_type, self.strategy = pii_type, strategy
@@ -45,12 +53,20 @@ class PII(AgentMiddleware):
         """The content with the strategy applied to each text leaf; whether it changed."""
         if isinstance(content, str):
             matches = self.detector(content)
-            return (apply_strategy(content, matches, self.strategy), True) if matches else (
-                content, False)
+            return (
+                (apply_strategy(content, matches, self.strategy), True)
+                if matches
+                else (content, False)
+            )
         changed, out = False, []
         for block in content:
-            text = block if isinstance(block, str) else block.get("text") \
-                if isinstance(block, dict) else None
+            text = (
+                block
+                if isinstance(block, str)
+                else block.get("text")
+                if isinstance(block, dict)
+                else None
+            )
             if isinstance(text, str) and (matches := self.detector(text)):
                 new = apply_strategy(text, matches, self.strategy)
                 block = new if isinstance(block, str) else {**block, "text": new}
@@ -64,13 +80,21 @@ class PII(AgentMiddleware):
         messages = list(state.get("messages") or [])
         changed = []
         if self.apply_to_input:
-            at = next((i for i in range(len(messages) - 1, -1, -1)
-                       if isinstance(messages[i], HumanMessage)), None)
+            at = next(
+                (
+                    i
+                    for i in range(len(messages) - 1, -1, -1)
+                    if isinstance(messages[i], HumanMessage)
+                ),
+                None,
+            )
             if at is not None and messages[at].content:
                 changed += self._rewrite(messages, at)
         if self.apply_to_tool_results:
-            last_ai = next((i for i in range(len(messages) - 1, -1, -1)
-                            if isinstance(messages[i], AIMessage)), None)
+            last_ai = next(
+                (i for i in range(len(messages) - 1, -1, -1) if isinstance(messages[i], AIMessage)),
+                None,
+            )
             if last_ai is not None:
                 for i in range(last_ai + 1, len(messages)):
                     if isinstance(messages[i], ToolMessage) and messages[i].content:
@@ -94,12 +118,13 @@ class PII(AgentMiddleware):
         content, changed = self.scrub(ai.content)
         return {"messages": [ai.model_copy(update={"content": content})]} if changed else None
 
-    def stream_scrubber(self) -> "StreamScrubber | None":
+    def stream_scrubber(self) -> StreamScrubber | None:
         """D16: a scrubber for one streamed reply, when this middleware watches output."""
         if not (self.apply_to_output or self.apply_to_tool_results):
             return None
-        return StreamScrubber(self.detector, "redact" if self.strategy == "block"
-                              else self.strategy)
+        return StreamScrubber(
+            self.detector, "redact" if self.strategy == "block" else self.strategy
+        )
 
 
 PIIMiddleware = PII

@@ -17,8 +17,9 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 from urllib.parse import urlparse
 
 EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Z|a-z]{2,}\b")
@@ -26,8 +27,10 @@ CARD = re.compile(r"\b\d{4}[\s-]?\d{4}[\s-]?\d{4}[\s-]?\d{4}\b")
 IPV4 = re.compile(r"\b(?:[0-9]{1,3}\.){3}[0-9]{1,3}\b")
 MAC = re.compile(r"\b([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}\b")
 URL_SCHEME = re.compile(r"https?://[^\s<>\"{}|\\^`\[\]]+")
-URL_BARE = re.compile(r"\b(?:www\.)?[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
-                      r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+(?:/[^\s]*)?")
+URL_BARE = re.compile(
+    r"\b(?:www\.)?[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+    r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+(?:/[^\s]*)?"
+)
 
 ASCII_SPACE = b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"  # what `\s` matches in ASCII text
 
@@ -51,18 +54,23 @@ class PIIDetectionError(Exception):
 
 # ---------------------------------------------------------------- windows (ASCII fast path)
 
+
 def _table(member: bytes, mark: int) -> bytes:
     return bytes(mark if i in member else ord("x") for i in range(256))
 
 
 _DIGITS = b"0123456789"
 _HEX = b"0123456789abcdefABCDEF"
-CARD_TABLE = bytes(ord("0") if i in _DIGITS else ord("s") if i in ASCII_SPACE + b"-" else
-                   ord("x") for i in range(256))
-IP_TABLE = bytes(ord("0") if i in _DIGITS else ord(".") if i == ord(".") else ord("x")
-                 for i in range(256))
-MAC_TABLE = bytes(ord("h") if i in _HEX else ord(":") if i in b":-" else ord("x")
-                  for i in range(256))
+CARD_TABLE = bytes(
+    ord("0") if i in _DIGITS else ord("s") if i in ASCII_SPACE + b"-" else ord("x")
+    for i in range(256)
+)
+IP_TABLE = bytes(
+    ord("0") if i in _DIGITS else ord(".") if i == ord(".") else ord("x") for i in range(256)
+)
+MAC_TABLE = bytes(
+    ord("h") if i in _HEX else ord(":") if i in b":-" else ord("x") for i in range(256)
+)
 SPACE_TABLE = _table(ASCII_SPACE, ord(" "))
 
 
@@ -77,8 +85,9 @@ def _windows(mapped: bytes, needle: bytes, outside: bytes) -> Iterator[tuple[int
         pos = mapped.find(needle, end)
 
 
-def _scan(pattern: re.Pattern[str], text: str, windows: Iterator[tuple[int, int]]
-          ) -> Iterator[re.Match[str]]:
+def _scan(
+    pattern: re.Pattern[str], text: str, windows: Iterator[tuple[int, int]]
+) -> Iterator[re.Match[str]]:
     n = len(text)
     for start, end in windows:
         # endpos one past the window: `\b` sees the real next character, which the pattern
@@ -106,6 +115,7 @@ def _space_windows(text: str, needles: tuple[str, ...]) -> Iterator[tuple[int, i
 
 # ---------------------------------------------------------------- detectors
 
+
 def _matches(kind: str, found: Iterator[re.Match[str]]) -> list[PIIMatch]:
     return [PIIMatch(kind, m.group(), m.start(), m.end()) for m in found]
 
@@ -113,8 +123,9 @@ def _matches(kind: str, found: Iterator[re.Match[str]]) -> list[PIIMatch]:
 def detect_email(text: str) -> list[PIIMatch]:
     if "@" not in text:
         return []
-    found = _scan(EMAIL, text, _space_windows(text, ("@",))) if text.isascii() \
-        else EMAIL.finditer(text)
+    found = (
+        _scan(EMAIL, text, _space_windows(text, ("@",))) if text.isascii() else EMAIL.finditer(text)
+    )
     return _matches("email", found)
 
 
@@ -132,8 +143,9 @@ def luhn(number: str) -> bool:
 
 def detect_credit_card(text: str) -> list[PIIMatch]:
     if text.isascii():
-        found = _scan(CARD, text, _windows(text.encode("ascii").translate(CARD_TABLE),
-                                           b"0000", b"x"))
+        found = _scan(
+            CARD, text, _windows(text.encode("ascii").translate(CARD_TABLE), b"0000", b"x")
+        )
     else:
         found = CARD.finditer(text)
     return [m for m in _matches("credit_card", found) if luhn(m.value)]
@@ -143,8 +155,7 @@ def detect_ip(text: str) -> list[PIIMatch]:
     if "." not in text:
         return []
     if text.isascii():
-        found = _scan(IPV4, text, _windows(text.encode("ascii").translate(IP_TABLE),
-                                           b"0.0", b"x"))
+        found = _scan(IPV4, text, _windows(text.encode("ascii").translate(IP_TABLE), b"0.0", b"x"))
     else:
         found = IPV4.finditer(text)
     out = []
@@ -161,22 +172,29 @@ def detect_mac_address(text: str) -> list[PIIMatch]:
     if ":" not in text and "-" not in text:
         return []
     if text.isascii():
-        found = _scan(MAC, text, _windows(text.encode("ascii").translate(MAC_TABLE),
-                                          b"hh:hh", b"x"))
+        found = _scan(
+            MAC, text, _windows(text.encode("ascii").translate(MAC_TABLE), b"hh:hh", b"x")
+        )
     else:
         found = MAC.finditer(text)
     return _matches("mac_address", found)
 
 
 def detect_url(text: str) -> list[PIIMatch]:
-    schemed = [m for m in _matches("url", URL_SCHEME.finditer(text))
-               if (p := urlparse(m.value)).scheme in ("http", "https") and p.netloc]
+    schemed = [
+        m
+        for m in _matches("url", URL_SCHEME.finditer(text))
+        if (p := urlparse(m.value)).scheme in ("http", "https") and p.netloc
+    ]
     if "/" not in text and "www." not in text:
         return schemed
     # a bare match must hold a "/" or start with "www.", and never crosses whitespace, so
     # only tokens with one of them can hold one
-    found = _scan(URL_BARE, text, _space_windows(text, ("/", "www."))) if text.isascii() \
+    found = (
+        _scan(URL_BARE, text, _space_windows(text, ("/", "www.")))
+        if text.isascii()
         else URL_BARE.finditer(text)
+    )
     out = list(schemed)
     for m in found:
         start, end, url = m.start(), m.end(), m.group()
@@ -190,8 +208,11 @@ def detect_url(text: str) -> list[PIIMatch]:
 
 
 BUILTIN: dict[str, Callable[[str], list[PIIMatch]]] = {
-    "email": detect_email, "credit_card": detect_credit_card, "ip": detect_ip,
-    "mac_address": detect_mac_address, "url": detect_url,
+    "email": detect_email,
+    "credit_card": detect_credit_card,
+    "ip": detect_ip,
+    "mac_address": detect_mac_address,
+    "url": detect_url,
 }
 
 
@@ -199,24 +220,31 @@ def resolve_detector(pii_type: str, detector: Any) -> Callable[[str], list[PIIMa
     """A built-in detector, a regular expression, or a function returning matches."""
     if detector is None:
         if pii_type not in BUILTIN:
-            raise ValueError(f"Unknown PII type: {pii_type}. Must be one of {list(BUILTIN)} "
-                             "or provide a custom detector.")
+            raise ValueError(
+                f"Unknown PII type: {pii_type}. Must be one of {list(BUILTIN)} "
+                "or provide a custom detector."
+            )
         return BUILTIN[pii_type]
     if isinstance(detector, str):
         try:
             pattern = re.compile(detector)
         except re.error as exc:
-            raise ValueError(f"the `detector` regex for {pii_type!r} is invalid: {exc}") \
-                from None
+            raise ValueError(f"the `detector` regex for {pii_type!r} is invalid: {exc}") from None
         return lambda text: _matches(pii_type, pattern.finditer(text))
 
     def custom(text: str) -> list[PIIMatch]:
-        return [PIIMatch(m.get("type", pii_type), m.get("value", m.get("text", "")),
-                         m["start"], m["end"]) for m in detector(text)]
+        return [
+            PIIMatch(
+                m.get("type", pii_type), m.get("value", m.get("text", "")), m["start"], m["end"]
+            )
+            for m in detector(text)
+        ]
+
     return custom
 
 
 # ---------------------------------------------------------------- strategies
+
 
 def _mask(m: PIIMatch) -> str:
     v = m.value
@@ -260,7 +288,7 @@ def apply_strategy(text: str, matches: list[PIIMatch], strategy: str) -> str:
     for m in sorted(matches, key=lambda m: m.start):
         if m.start < at:  # overlapping custom matches: the earlier one wins
             continue
-        parts += [text[at:m.start], replace(m)]
+        parts += [text[at : m.start], replace(m)]
         at = m.end
     parts.append(text[at:])
     return "".join(parts)

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..messages import AIMessage, ToolMessage
 from .base import AgentMiddleware, ModelResponse, control_signals
 
 
-def delay_for(retry: int, *, backoff_factor: float, initial_delay: float, max_delay: float,
-              jitter: bool) -> float:
-    delay = initial_delay if backoff_factor == 0 else initial_delay * backoff_factor ** retry
+def delay_for(
+    retry: int, *, backoff_factor: float, initial_delay: float, max_delay: float, jitter: bool
+) -> float:
+    delay = initial_delay if backoff_factor == 0 else initial_delay * backoff_factor**retry
     delay = min(delay, max_delay)
     if jitter and delay > 0:
         delay = max(0.0, delay + random.uniform(-delay * 0.25, delay * 0.25))
@@ -31,19 +33,33 @@ def delay_for(retry: int, *, backoff_factor: float, initial_delay: float, max_de
 class RetryPolicy:
     """The shared settings and loop of both middlewares."""
 
-    def __init__(self, max_retries: int = 2, retry_on: Sequence[str] | Callable | None = None,
-                 on_failure: Any = "continue", backoff_factor: float = 2.0,
-                 initial_delay: float = 1.0, max_delay: float = 60.0,
-                 jitter: bool = True) -> None:
-        for name, value in (("max_retries", max_retries), ("initial_delay", initial_delay),
-                            ("max_delay", max_delay), ("backoff_factor", backoff_factor)):
+    def __init__(
+        self,
+        max_retries: int = 2,
+        retry_on: Sequence[str] | Callable | None = None,
+        on_failure: Any = "continue",
+        backoff_factor: float = 2.0,
+        initial_delay: float = 1.0,
+        max_delay: float = 60.0,
+        jitter: bool = True,
+    ) -> None:
+        for name, value in (
+            ("max_retries", max_retries),
+            ("initial_delay", initial_delay),
+            ("max_delay", max_delay),
+            ("backoff_factor", backoff_factor),
+        ):
             if value < 0:
                 raise ValueError(f"{name} must be >= 0")
         if isinstance(on_failure, str) and on_failure not in ("continue", "error"):
             raise ValueError("on_failure must be 'continue', 'error' or a function")
         self.max_retries, self.retry_on, self.on_failure = max_retries, retry_on, on_failure
-        self.backoff = dict(backoff_factor=backoff_factor, initial_delay=initial_delay,
-                            max_delay=max_delay, jitter=jitter)
+        self.backoff = dict(
+            backoff_factor=backoff_factor,
+            initial_delay=initial_delay,
+            max_delay=max_delay,
+            jitter=jitter,
+        )
 
     def retries(self, exc: Exception) -> bool:
         if callable(self.retry_on):
@@ -89,8 +105,9 @@ class ModelRetry(AgentMiddleware):
         result, exc, n = await self.policy.run(lambda: handler(request))
         if exc is None:
             return result
-        text = self.policy.failure_text(exc, f"Model call failed after {_attempts(n)} with "
-                                             f"{type(exc).__name__}: {exc}")
+        text = self.policy.failure_text(
+            exc, f"Model call failed after {_attempts(n)} with {type(exc).__name__}: {exc}"
+        )
         return ModelResponse(result=[AIMessage(content=text)])
 
 
@@ -106,10 +123,14 @@ class ToolRetry(AgentMiddleware):
         result, exc, n = await self.policy.run(lambda: handler(request))
         if exc is None:
             return result
-        text = self.policy.failure_text(exc, f"Tool '{name}' failed after {_attempts(n)} with "
-                                             f"{type(exc).__name__}: {exc}. Please try again.")
-        return ToolMessage(content=text, tool_call_id=request.tool_call["id"] or "", name=name,
-                           status="error")
+        text = self.policy.failure_text(
+            exc,
+            f"Tool '{name}' failed after {_attempts(n)} with "
+            f"{type(exc).__name__}: {exc}. Please try again.",
+        )
+        return ToolMessage(
+            content=text, tool_call_id=request.tool_call["id"] or "", name=name, status="error"
+        )
 
 
 ModelRetryMiddleware = ModelRetry

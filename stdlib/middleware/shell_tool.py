@@ -24,9 +24,10 @@ import enum
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..tools import make_tool
 from .base import AgentMiddleware
@@ -34,11 +35,21 @@ from .base import AgentMiddleware
 DEFAULT_DESCRIPTION = (
     "Execute a shell command in the agent's workspace folder and return its output. Each "
     "call starts a fresh shell in the workspace: `cd` and variables do not carry over to "
-    "the next call.")
+    "the next call."
+)
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 SANDBOX_HOME = "/workspace"
-_SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc/alternatives",
-                "/etc/ssl", "/etc/ld.so.cache")
+_SYSTEM_DIRS = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/etc/alternatives",
+    "/etc/ssl",
+    "/etc/ld.so.cache",
+)
 
 
 class Execution(str, enum.Enum):
@@ -63,28 +74,52 @@ class Outcome:
         return (self.output or "") + tail
 
 
-def sandbox_argv(bwrap: str, workspace: Path, shell: Sequence[str], command: str,
-                 env: Mapping[str, str]) -> list[str]:
+def sandbox_argv(
+    bwrap: str, workspace: Path, shell: Sequence[str], command: str, env: Mapping[str, str]
+) -> list[str]:
     """The bubblewrap command line confining one shell command (D17)."""
     argv = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
     for folder in _SYSTEM_DIRS:
         argv += ["--ro-bind-try", folder, folder]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-             "--bind", str(workspace), SANDBOX_HOME, "--chdir", SANDBOX_HOME,
-             "--setenv", "PATH", SANDBOX_PATH, "--setenv", "HOME", SANDBOX_HOME]
+    argv += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--tmpfs",
+        "/tmp",
+        "--bind",
+        str(workspace),
+        SANDBOX_HOME,
+        "--chdir",
+        SANDBOX_HOME,
+        "--setenv",
+        "PATH",
+        SANDBOX_PATH,
+        "--setenv",
+        "HOME",
+        SANDBOX_HOME,
+    ]
     for key, value in env.items():
         argv += ["--setenv", key, value]
     return [*argv, *shell, "-c", command]
 
 
 class ShellTool(AgentMiddleware):
-    def __init__(self, workspace_root: str | None = None, *, execution: str = "sandbox",
-                 startup_commands: Sequence[str] | None = None,
-                 shutdown_commands: Sequence[str] | None = None,
-                 tool_description: str | None = None, tool_name: str = "shell",
-                 shell_command: Sequence[str] | str | None = None,
-                 env: Mapping[str, Any] | None = None, timeout: float = 30.0,
-                 max_output_chars: int = 20000) -> None:
+    def __init__(
+        self,
+        workspace_root: str | None = None,
+        *,
+        execution: str = "sandbox",
+        startup_commands: Sequence[str] | None = None,
+        shutdown_commands: Sequence[str] | None = None,
+        tool_description: str | None = None,
+        tool_name: str = "shell",
+        shell_command: Sequence[str] | str | None = None,
+        env: Mapping[str, Any] | None = None,
+        timeout: float = 30.0,
+        max_output_chars: int = 20000,
+    ) -> None:
         self.execution = Execution(execution)
         self.workspace_root = workspace_root
         self.workspace: Path | None = None
@@ -96,8 +131,11 @@ class ShellTool(AgentMiddleware):
         self.timeout = timeout
         self.max_output = max_output_chars
         self.base_dir = "."
-        self.tools = [make_tool(self.shell_tool, name=tool_name,
-                                description=tool_description or DEFAULT_DESCRIPTION)]
+        self.tools = [
+            make_tool(
+                self.shell_tool, name=tool_name, description=tool_description or DEFAULT_DESCRIPTION
+            )
+        ]
 
     def agentc_bind(self, info: Any) -> None:
         self.base_dir = info.base_dir
@@ -127,17 +165,23 @@ class ShellTool(AgentMiddleware):
         if isinstance(argv, str):
             return Outcome("", None, argv)
         try:
-            done = subprocess.run(argv, cwd=self.folder(), env=self.env if
-                                  self.execution is Execution.HOST else {},
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, timeout=self.timeout, check=False)
+            done = subprocess.run(
+                argv,
+                cwd=self.folder(),
+                env=self.env if self.execution is Execution.HOST else {},
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                timeout=self.timeout,
+                check=False,
+            )
         except subprocess.TimeoutExpired:
             return Outcome(f"Error: the command timed out after {self.timeout:g} s", None)
         except OSError as exc:
             return Outcome(f"Error: the shell could not be started: {exc}", None)
         text = done.stdout.decode("utf-8", errors="replace")
         if len(text) > self.max_output:
-            text = text[:self.max_output] + f"\n[output cut at {self.max_output} characters]"
+            text = text[: self.max_output] + f"\n[output cut at {self.max_output} characters]"
         return Outcome(text, done.returncode)
 
     def argv(self, command: str) -> list[str] | str:
@@ -146,9 +190,11 @@ class ShellTool(AgentMiddleware):
             return [*self.shell, "-c", command]
         bwrap = shutil.which("bwrap")
         if bwrap is None:
-            return ("no sandbox is available (bubblewrap `bwrap` is not installed), and this "
-                    "agent may not run commands on the host; install bubblewrap, or write "
-                    "`execution: \"host\"` in the agent's shell_tool settings")
+            return (
+                "no sandbox is available (bubblewrap `bwrap` is not installed), and this "
+                "agent may not run commands on the host; install bubblewrap, or write "
+                '`execution: "host"` in the agent\'s shell_tool settings'
+            )
         return sandbox_argv(bwrap, self.folder(), self.shell, command, self.env)
 
     # ------------------------------------------------------------ session commands
@@ -163,8 +209,9 @@ class ShellTool(AgentMiddleware):
         for command in commands:
             outcome = self.run(command)
             if outcome.code != 0:
-                raise ShellSetupError(f"shell_tool {what} command `{command}` failed: "
-                                      f"{outcome.text().strip()}")
+                raise ShellSetupError(
+                    f"shell_tool {what} command `{command}` failed: {outcome.text().strip()}"
+                )
 
 
 ShellToolMiddleware = ShellTool

@@ -14,17 +14,27 @@ cut never separates an AI tool call from its results (F6).
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
-from ..messages import REMOVE_ALL_MESSAGES, AIMessage, BaseMessage, HumanMessage, \
-    RemoveMessage, SystemMessage, ToolMessage, with_id
+from ..messages import (
+    REMOVE_ALL_MESSAGES,
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    RemoveMessage,
+    SystemMessage,
+    ToolMessage,
+    with_id,
+)
 from ..providers.base import ModelRequest
 from .base import AgentMiddleware
 from .tokens import ContextSize, SizeKind, buffer_xml, count_tokens_approximately
 
-DEFAULT_PROMPT = (Path(__file__).resolve().parent.parent / "data" /
-                  "summary_prompt.txt").read_text(encoding="utf-8")
+DEFAULT_PROMPT = (Path(__file__).resolve().parent.parent / "data" / "summary_prompt.txt").read_text(
+    encoding="utf-8"
+)
 SUMMARY_PREFIX = "Here is a summary of the conversation to date:\n\n"
 NO_HISTORY = "No previous conversation history."
 TOO_LONG = "Previous conversation was too long to summarize."
@@ -43,19 +53,21 @@ def safe_cutoff(messages: Sequence[BaseMessage], cutoff: int) -> int:
         idx += 1
     for i in range(cutoff - 1, -1, -1):
         m = messages[i]
-        if isinstance(m, AIMessage) and m.tool_calls and ids & {c.id for c in m.tool_calls
-                                                                  if c.id}:
+        if isinstance(m, AIMessage) and m.tool_calls and ids & {c.id for c in m.tool_calls if c.id}:
             return i
     return idx
 
 
-def trim_for_summary(messages: Sequence[BaseMessage], max_tokens: int | None,
-                     count: Callable[[Sequence[BaseMessage]], int]) -> list[BaseMessage]:
+def trim_for_summary(
+    messages: Sequence[BaseMessage],
+    max_tokens: int | None,
+    count: Callable[[Sequence[BaseMessage]], int],
+) -> list[BaseMessage]:
     """The newest messages within `max_tokens`, starting on a human message (F5)."""
     if max_tokens is None:
         return list(messages)
     system = [m for m in messages[:1] if isinstance(m, SystemMessage)]
-    rest = list(messages[len(system):])
+    rest = list(messages[len(system) :])
     budget = max_tokens - (count(system) if system else 0)
     kept: list[BaseMessage] = []
     for m in reversed(rest):
@@ -70,9 +82,16 @@ def trim_for_summary(messages: Sequence[BaseMessage], max_tokens: int | None,
 class Summarization(AgentMiddleware):
     """F4–F6: summarise the older part of the conversation when a trigger is met."""
 
-    def __init__(self, model: Any = None, *, trigger: Any = None, keep: Any = ("messages", 20),
-                 summary_prompt: str | None = None, trim_tokens_to_summarize: int | None = 4000,
-                 summarizer: Callable[..., Any] | None = None) -> None:
+    def __init__(
+        self,
+        model: Any = None,
+        *,
+        trigger: Any = None,
+        keep: Any = ("messages", 20),
+        summary_prompt: str | None = None,
+        trim_tokens_to_summarize: int | None = 4000,
+        summarizer: Callable[..., Any] | None = None,
+    ) -> None:
         self.model_spec = model
         self.model: Any = None if isinstance(model, str) or model is None else model
         self.triggers = parse_triggers(trigger)
@@ -123,8 +142,10 @@ class Summarization(AgentMiddleware):
             return self._cut_by_count(messages, DEFAULT_KEEP)
         if self.count(messages) <= target:
             return 0
-        cut = next((i for i in range(len(messages)) if self.count(messages[i:]) <= target),
-                   len(messages) - 1)
+        cut = next(
+            (i for i in range(len(messages)) if self.count(messages[i:]) <= target),
+            len(messages) - 1,
+        )
         return safe_cutoff(messages, min(cut, len(messages) - 1))
 
     @staticmethod
@@ -141,8 +162,9 @@ class Summarization(AgentMiddleware):
         if cut <= 0:
             return None
         summary = await self.summarize(messages[:cut])
-        note = HumanMessage(content=SUMMARY_PREFIX + summary,
-                            additional_kwargs={"lc_source": "summarization"})
+        note = HumanMessage(
+            content=SUMMARY_PREFIX + summary, additional_kwargs={"lc_source": "summarization"}
+        )
         return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), note, *messages[cut:]]}
 
     async def summarize(self, older: Sequence[BaseMessage]) -> str:
@@ -174,8 +196,11 @@ class Summarization(AgentMiddleware):
 def parse_triggers(trigger: Any) -> list[ContextSize]:
     if trigger is None:
         return []
-    items = trigger if isinstance(trigger, list) and trigger and isinstance(
-        trigger[0], (list, tuple, dict)) else [trigger]
+    items = (
+        trigger
+        if isinstance(trigger, list) and trigger and isinstance(trigger[0], (list, tuple, dict))
+        else [trigger]
+    )
     return [ContextSize.parse(t, "trigger") for t in items]
 
 

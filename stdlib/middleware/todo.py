@@ -11,8 +11,9 @@ parallel updates would be ambiguous).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal, Mapping, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import BaseModel
 
@@ -22,13 +23,18 @@ from ..tools import InjectedToolCallId, make_tool
 from .base import AgentMiddleware
 from .state import AgentState, OmitFromInput
 
-_TEXTS = json.loads((Path(__file__).resolve().parent.parent / "data" /
-                     "todo_prompts.json").read_text(encoding="utf-8"))
+_TEXTS = json.loads(
+    (Path(__file__).resolve().parent.parent / "data" / "todo_prompts.json").read_text(
+        encoding="utf-8"
+    )
+)
 SYSTEM_PROMPT: str = _TEXTS["system_prompt"]
 TOOL_DESCRIPTION: str = _TEXTS["tool_description"]
-PARALLEL_ERROR = ("Error: The `write_todos` tool should never be called multiple times in "
-                  "parallel. Please call it only once per model invocation to update the todo "
-                  "list.")
+PARALLEL_ERROR = (
+    "Error: The `write_todos` tool should never be called multiple times in "
+    "parallel. Please call it only once per model invocation to update the todo "
+    "list."
+)
 
 
 class Todo(BaseModel):
@@ -39,8 +45,14 @@ class Todo(BaseModel):
 def write_todos(todos: list[Todo], tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
     """Replace the todo list."""
     items = [t.model_dump() if isinstance(t, BaseModel) else dict(t) for t in todos]
-    return Command(update={"todos": items, "messages": [
-        ToolMessage(content=f"Updated todo list to {items}", tool_call_id=tool_call_id)]})
+    return Command(
+        update={
+            "todos": items,
+            "messages": [
+                ToolMessage(content=f"Updated todo list to {items}", tool_call_id=tool_call_id)
+            ],
+        }
+    )
 
 
 def _text_blocks(message: SystemMessage) -> list[Any]:
@@ -57,29 +69,36 @@ class TodoListState(AgentState):
 class TodoList(AgentMiddleware):
     state_schema = TodoListState  # read statically by the compiler when used from Python
 
-    def __init__(self, *, system_prompt: str | None = None,
-                 tool_description: str | None = None) -> None:
+    def __init__(
+        self, *, system_prompt: str | None = None, tool_description: str | None = None
+    ) -> None:
         self.system_prompt = system_prompt or SYSTEM_PROMPT
         self.tool_description = tool_description or TOOL_DESCRIPTION
-        self.tools = [make_tool(write_todos, name="write_todos",
-                                description=self.tool_description)]
+        self.tools = [make_tool(write_todos, name="write_todos", description=self.tool_description)]
 
     async def awrap_model_call(self, request: Any, handler: Any) -> Any:
         if request.system_message is not None:
-            blocks = [*_text_blocks(request.system_message),
-                      {"type": "text", "text": f"\n\n{self.system_prompt}"}]
+            blocks = [
+                *_text_blocks(request.system_message),
+                {"type": "text", "text": f"\n\n{self.system_prompt}"},
+            ]
         else:
             blocks = [{"type": "text", "text": self.system_prompt}]
         return await handler(request.override(system_message=SystemMessage(content=blocks)))
 
     def after_model(self, state: Mapping[str, Any], runtime: Any) -> dict[str, Any] | None:
-        ai = next((m for m in reversed(state.get("messages") or [])
-                   if isinstance(m, AIMessage)), None)
+        ai = next(
+            (m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None
+        )
         calls = [c for c in (ai.tool_calls if ai else []) if c.name == "write_todos"]
         if len(calls) <= 1:
             return None
-        return {"messages": [ToolMessage(content=PARALLEL_ERROR, tool_call_id=c.id or "",
-                                         status="error") for c in calls]}
+        return {
+            "messages": [
+                ToolMessage(content=PARALLEL_ERROR, tool_call_id=c.id or "", status="error")
+                for c in calls
+            ]
+        }
 
 
 TodoListMiddleware = TodoList

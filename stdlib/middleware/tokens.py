@@ -12,8 +12,9 @@ from __future__ import annotations
 import enum
 import json
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ..messages import AIMessage, BaseMessage, ToolMessage
@@ -39,13 +40,17 @@ def _content_chars(content: Any) -> tuple[int, int]:
 
 
 def _calls_repr(m: AIMessage) -> str:
-    return repr([{"name": c.name, "args": c.args, "id": c.id, "type": "tool_call"}
-                 for c in m.tool_calls])
+    return repr(
+        [{"name": c.name, "args": c.args, "id": c.id, "type": "tool_call"} for c in m.tool_calls]
+    )
 
 
-def count_tokens_approximately(messages: Iterable[BaseMessage], *,
-                               chars_per_token: float = 4.0,
-                               extra_tokens_per_message: float = 3.0) -> int:
+def count_tokens_approximately(
+    messages: Iterable[BaseMessage],
+    *,
+    chars_per_token: float = 4.0,
+    extra_tokens_per_message: float = 3.0,
+) -> int:
     total = 0.0
     for m in messages:
         chars, images = _content_chars(m.content)
@@ -72,7 +77,7 @@ class ContextSize:
     value: float
 
     @staticmethod
-    def parse(raw: Any, what: str) -> "ContextSize":
+    def parse(raw: Any, what: str) -> ContextSize:
         """`["tokens", 4000]`, `("messages", 20)` or `{"fraction": 0.8}` (one key)."""
         if isinstance(raw, dict) and len(raw) == 1:
             raw = next(iter(raw.items()))
@@ -100,7 +105,10 @@ def buffer_xml(messages: Sequence[BaseMessage]) -> str:
             lines.append(f"<message type={quoteattr(m.type)}>{text}</message>")
             continue
         inner = [f"  <content>{text}</content>"] if text else []
-        inner += [f"  <tool_call id={quoteattr(c.id or '')} name={quoteattr(c.name)}>"
-                  f"{escape(json.dumps(c.args))}</tool_call>" for c in calls]
+        inner += [
+            f"  <tool_call id={quoteattr(c.id or '')} name={quoteattr(c.name)}>"
+            f"{escape(json.dumps(c.args))}</tool_call>"
+            for c in calls
+        ]
         lines.append(f"<message type={quoteattr(m.type)}>\n" + "\n".join(inner) + "\n</message>")
     return "\n".join(lines)

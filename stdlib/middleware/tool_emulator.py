@@ -7,7 +7,8 @@ emulation prompt; other calls run normally.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..messages import HumanMessage, ToolMessage
 from ..providers.base import ModelRequest
@@ -15,11 +16,13 @@ from .base import AgentMiddleware
 
 
 def emulation_prompt(name: str, description: str, args: Any) -> str:
-    return (f"You are emulating a tool call for testing purposes.\n\n"
-            f"Tool: {name}\nDescription: {description}\nArguments: {args}\n\n"
-            "Generate a realistic response that this tool would return given these "
-            "arguments.\nReturn ONLY the tool's output, no explanation or preamble. "
-            "Introduce variation into your responses.")
+    return (
+        f"You are emulating a tool call for testing purposes.\n\n"
+        f"Tool: {name}\nDescription: {description}\nArguments: {args}\n\n"
+        "Generate a realistic response that this tool would return given these "
+        "arguments.\nReturn ONLY the tool's output, no explanation or preamble. "
+        "Introduce variation into your responses."
+    )
 
 
 class ToolEmulator(AgentMiddleware):
@@ -40,8 +43,9 @@ class ToolEmulator(AgentMiddleware):
         description = request.tool.description if request.tool else "No description available"
         prompt = emulation_prompt(name, description, request.tool_call["args"])
         reply = await self.model.generate(ModelRequest(messages=(HumanMessage(content=prompt),)))
-        return ToolMessage(content=reply.content, tool_call_id=request.tool_call["id"] or "",
-                           name=name)
+        return ToolMessage(
+            content=reply.content, tool_call_id=request.tool_call["id"] or "", name=name
+        )
 
 
 LLMToolEmulator = ToolEmulator

@@ -9,15 +9,17 @@ exception, so the run continues (E3 otherwise stops it). Interrupts pass through
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..messages import ToolMessage
 from .base import AgentMiddleware, control_signals
 
 
 class ToolError(AgentMiddleware):
-    def __init__(self, on_error: Callable[..., Any] | None = None, *,
-                 tools: Sequence[Any] | None = None) -> None:
+    def __init__(
+        self, on_error: Callable[..., Any] | None = None, *, tools: Sequence[Any] | None = None
+    ) -> None:
         self.on_error = on_error
         self.only = None if tools is None else {getattr(t, "name", t) for t in tools}
 
@@ -35,8 +37,12 @@ class ToolError(AgentMiddleware):
                 content = await content
             if content is None:
                 raise
-            return ToolMessage(content=content, tool_call_id=request.tool_call["id"] or "",
-                               name=name, status="error")
+            return ToolMessage(
+                content=content,
+                tool_call_id=request.tool_call["id"] or "",
+                name=name,
+                status="error",
+            )
 
 
 ToolErrorMiddleware = ToolError

@@ -10,22 +10,31 @@ The selection reply is JSON `{"tools": [names]}` (structured output, or a tool c
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..messages import HumanMessage, SystemMessage
 from ..providers.base import ModelRequest, ResponseFormat
 from .base import AgentMiddleware
 
-DEFAULT_PROMPT = ("Your goal is to select the most relevant tools for answering the user's "
-                  "query.")
+DEFAULT_PROMPT = "Your goal is to select the most relevant tools for answering the user's query."
 
 
 def selection_schema(names: Sequence[str], descriptions: Sequence[str]) -> dict[str, Any]:
-    return {"type": "object", "properties": {"tools": {
-        "type": "array", "description": "Tools to use. Place the most relevant tools first.",
-        "items": {"anyOf": [{"const": n, "description": d}
-                            for n, d in zip(names, descriptions)]}}},
-        "required": ["tools"], "title": "ToolSelectionResponse"}
+    return {
+        "type": "object",
+        "properties": {
+            "tools": {
+                "type": "array",
+                "description": "Tools to use. Place the most relevant tools first.",
+                "items": {
+                    "anyOf": [{"const": n, "description": d} for n, d in zip(names, descriptions)]
+                },
+            }
+        },
+        "required": ["tools"],
+        "title": "ToolSelectionResponse",
+    }
 
 
 def parse_selection(reply: Any) -> Any:
@@ -42,9 +51,16 @@ def _valid(response: Any) -> bool:
 
 
 class LLMToolSelector(AgentMiddleware):
-    def __init__(self, *, model: Any = None, system_prompt: str = DEFAULT_PROMPT,
-                 max_tools: int | None = None, always_include: Sequence[str] | None = None,
-                 max_retries: int = 1, on_parsing_failure: Any = "error") -> None:
+    def __init__(
+        self,
+        *,
+        model: Any = None,
+        system_prompt: str = DEFAULT_PROMPT,
+        max_tools: int | None = None,
+        always_include: Sequence[str] | None = None,
+        max_retries: int = 1,
+        on_parsing_failure: Any = "error",
+    ) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
         self.model_spec, self.model = model, None if isinstance(model, str) else model
@@ -59,16 +75,20 @@ class LLMToolSelector(AgentMiddleware):
     def prompt(self) -> str:
         if self.max_tools is None:
             return self.system_prompt
-        return (self.system_prompt + "\nIMPORTANT: List the tool names in order of relevance, "
-                "with the most relevant first. If you exceed the maximum number of tools, "
-                f"only the first {self.max_tools} will be used.")
+        return (
+            self.system_prompt + "\nIMPORTANT: List the tool names in order of relevance, "
+            "with the most relevant first. If you exceed the maximum number of tools, "
+            f"only the first {self.max_tools} will be used."
+        )
 
     async def awrap_model_call(self, request: Any, handler: Any) -> Any:
         local = [t for t in request.tools if not isinstance(t, dict)]
         missing = [n for n in self.always_include if n not in {t.name for t in local}]
         if missing:
-            raise ValueError(f"Tools in always_include not found in request: {missing}. "
-                             f"Available tools: {sorted(t.name for t in local)}")
+            raise ValueError(
+                f"Tools in always_include not found in request: {missing}. "
+                f"Available tools: {sorted(t.name for t in local)}"
+            )
         choosable = [t for t in local if t.name not in self.always_include]
         if not choosable:
             return await handler(request)
@@ -82,18 +102,23 @@ class LLMToolSelector(AgentMiddleware):
             response, capped = {"tools": self.fallback(response, names)}, False
         chosen = self.chosen(response["tools"], names, capped)
         kept = [t for t in choosable if t.name in chosen] + [
-            t for t in local if t.name in self.always_include]
-        return await handler(request.override(
-            tools=kept + [t for t in request.tools if isinstance(t, dict)]))
+            t for t in local if t.name in self.always_include
+        ]
+        return await handler(
+            request.override(tools=kept + [t for t in request.tools if isinstance(t, dict)])
+        )
 
     async def ask(self, request: Any, user: Any, tools: list[Any]) -> Any:
         model = self.model
         if model is None:
-            model = self.model = self._info.model(self.model_spec) if self.model_spec \
-                else request.model
+            model = self.model = (
+                self._info.model(self.model_spec) if self.model_spec else request.model
+            )
         schema = selection_schema([t.name for t in tools], [t.description for t in tools])
-        call = ModelRequest(messages=(SystemMessage(content=self.prompt()), user),
-                            response_format=ResponseFormat("ToolSelectionResponse", schema))
+        call = ModelRequest(
+            messages=(SystemMessage(content=self.prompt()), user),
+            response_format=ResponseFormat("ToolSelectionResponse", schema),
+        )
         response = parse_selection(await model.generate(call))
         for _ in range(self.max_retries):
             if _valid(response):
@@ -104,9 +129,11 @@ class LLMToolSelector(AgentMiddleware):
     def fallback(self, response: Any, names: list[str]) -> list[str]:
         rule = self.on_parsing_failure
         if rule == "error":
-            raise ValueError("LLMToolSelectorMiddleware: selection model returned a malformed "
-                             f"response after {self.max_retries} retries (expected a dict "
-                             f"with a 'tools' list): {response!r}")
+            raise ValueError(
+                "LLMToolSelectorMiddleware: selection model returned a malformed "
+                f"response after {self.max_retries} retries (expected a dict "
+                f"with a 'tools' list): {response!r}"
+            )
         if rule == "none":
             return []
         if rule == "all":
@@ -119,8 +146,7 @@ class LLMToolSelector(AgentMiddleware):
             raise ValueError(f"Model selected invalid tools: {invalid}")
         out: list[str] = []
         for n in picked:
-            if n not in out and (not capped or self.max_tools is None or
-                                 len(out) < self.max_tools):
+            if n not in out and (not capped or self.max_tools is None or len(out) < self.max_tools):
                 out.append(n)
         return out
 

@@ -18,9 +18,10 @@ import os
 import random
 import time
 import weakref
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Mapping
+from typing import Any
 
 import httpx
 
@@ -36,11 +37,13 @@ REDACTED = "[REDACTED]"
 
 # ---------------------------------------------------------------- errors
 
+
 class ProviderError(Exception):
     """A model call that failed; names the provider, the status and the provider's message."""
 
-    def __init__(self, provider: str, message: str, status: int | None = None,
-                 retryable: bool = False) -> None:
+    def __init__(
+        self, provider: str, message: str, status: int | None = None, retryable: bool = False
+    ) -> None:
         self.provider = provider
         self.status = status
         self.retryable = retryable
@@ -93,13 +96,16 @@ def read_api_key(provider: str, env_var: str | None, required: bool = True) -> s
         if not required:
             return None
         raise MissingAPIKeyError(
-            provider, f"no API key: set the environment variable {env_var} "
-            f"(or name another one with `api_key_env` in the model's options)")
+            provider,
+            f"no API key: set the environment variable {env_var} "
+            f"(or name another one with `api_key_env` in the model's options)",
+        )
     register_secret(value)
     return value
 
 
 # ---------------------------------------------------------------- endpoint and limiter
+
 
 @dataclass(frozen=True, slots=True)
 class RateLimit:
@@ -147,8 +153,9 @@ class Endpoint:
 
 # ---------------------------------------------------------------- client pool
 
-_POOLS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, Any]]" = (
-    weakref.WeakKeyDictionary())
+_POOLS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, Any]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _pool() -> dict[tuple, Any]:
@@ -170,7 +177,8 @@ def client_for(endpoint: Endpoint) -> httpx.AsyncClient:
             http2=True,  # negotiated by ALPN on https; plain http stays HTTP/1.1
             timeout=httpx.Timeout(endpoint.timeout_s, connect=endpoint.connect_timeout_s),
             limits=httpx.Limits(max_connections=1000, max_keepalive_connections=100),
-            follow_redirects=False)
+            follow_redirects=False,
+        )
     return client
 
 
@@ -196,6 +204,7 @@ async def close_clients() -> None:
 
 # ---------------------------------------------------------------- retries
 
+
 def retry_after_s(headers: httpx.Headers) -> float | None:
     """Seconds the server asked us to wait (`retry-after-ms`, `retry-after`), if sane."""
     raw_ms = headers.get("retry-after-ms")
@@ -220,7 +229,7 @@ def _sane(seconds: float) -> float | None:
 
 def backoff_s(attempt: int) -> float:
     """Exponential backoff with jitter, as the SDKs: 0.5 s, 1 s, 2 s … capped at 8 s."""
-    base = min(INITIAL_BACKOFF_S * (2 ** attempt), MAX_BACKOFF_S)
+    base = min(INITIAL_BACKOFF_S * (2**attempt), MAX_BACKOFF_S)
     return base * (1 - 0.25 * random.random())
 
 
@@ -248,20 +257,23 @@ def error_message(body: bytes) -> str:
 
 def _status_error(endpoint: Endpoint, response: httpx.Response, body: bytes) -> ProviderError:
     retryable = _is_retryable_status(response.status_code, response.headers)
-    return ProviderStatusError(endpoint.provider, error_message(body),
-                               status=response.status_code, retryable=retryable)
+    return ProviderStatusError(
+        endpoint.provider, error_message(body), status=response.status_code, retryable=retryable
+    )
 
 
 def _connection_error(endpoint: Endpoint, exc: Exception) -> ProviderError:
     kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "connection failed"
     detail = str(exc) or type(exc).__name__
     return ProviderConnectionError(
-        endpoint.provider, f"{kind} calling {endpoint.base_url}: {detail}", retryable=True)
+        endpoint.provider, f"{kind} calling {endpoint.base_url}: {detail}", retryable=True
+    )
 
 
 @asynccontextmanager
-async def open_response(endpoint: Endpoint, path: str, body: dict[str, Any],
-                        stream: bool) -> AsyncIterator[httpx.Response]:
+async def open_response(
+    endpoint: Endpoint, path: str, body: dict[str, Any], stream: bool
+) -> AsyncIterator[httpx.Response]:
     """POST with retries until a 2xx response arrives; yields it open for reading.
 
     Retries happen only before the response is handed over, so a stream is never replayed
@@ -274,8 +286,9 @@ async def open_response(endpoint: Endpoint, path: str, body: dict[str, Any],
         await response.aclose()
 
 
-async def _send_with_retries(endpoint: Endpoint, path: str, body: dict[str, Any],
-                             stream: bool) -> httpx.Response:
+async def _send_with_retries(
+    endpoint: Endpoint, path: str, body: dict[str, Any], stream: bool
+) -> httpx.Response:
     content = _dumps(body)
     attempt = 0
     while True:
@@ -289,14 +302,14 @@ async def _send_with_retries(endpoint: Endpoint, path: str, body: dict[str, Any]
         await asyncio.sleep(wait if wait is not None else backoff_s(attempt - 1))
 
 
-async def _send_once(endpoint: Endpoint, path: str, content: bytes,
-                     stream: bool) -> httpx.Response:
+async def _send_once(endpoint: Endpoint, path: str, content: bytes, stream: bool) -> httpx.Response:
     bucket = _bucket_for(endpoint)
     if bucket is not None:
         await bucket.acquire()
     client = client_for(endpoint)
-    request = client.build_request("POST", endpoint.url(path), content=content,
-                                   headers=dict(endpoint.headers))
+    request = client.build_request(
+        "POST", endpoint.url(path), content=content, headers=dict(endpoint.headers)
+    )
     try:
         response = await client.send(request, stream=stream)
     except httpx.TransportError as exc:
@@ -335,15 +348,16 @@ def _decode_json(endpoint: Endpoint, raw: bytes) -> dict[str, Any]:
     try:
         data = json.loads(raw)
     except ValueError:
-        raise ProviderError(endpoint.provider,
-                            f"reply is not JSON: {raw[:200].decode('utf-8', 'replace')!r}"
-                            ) from None
+        raise ProviderError(
+            endpoint.provider, f"reply is not JSON: {raw[:200].decode('utf-8', 'replace')!r}"
+        ) from None
     if not isinstance(data, dict):
         raise ProviderError(endpoint.provider, "reply is not a JSON object")
     return data
 
 
 # ---------------------------------------------------------------- server-sent events
+
 
 @dataclass(frozen=True, slots=True)
 class SSEvent:
@@ -368,8 +382,9 @@ async def iter_sse(endpoint: Endpoint, response: httpx.Response) -> AsyncIterato
                     yield SSEvent(event, "\n".join(data))
                     event, data = None, []
     except httpx.TransportError as exc:
-        raise ProviderStreamError(endpoint.provider,
-                                  f"stream broke off: {exc or type(exc).__name__}") from None
+        raise ProviderStreamError(
+            endpoint.provider, f"stream broke off: {exc or type(exc).__name__}"
+        ) from None
     if data:
         yield SSEvent(event, "\n".join(data))
 

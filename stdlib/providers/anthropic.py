@@ -16,15 +16,22 @@ from __future__ import annotations
 
 import json
 import warnings
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
-from ..messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage, \
-    UsageMetadata
+from ..messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+    UsageMetadata,
+)
 from ._http import ProviderError, ProviderStreamError, iter_sse, open_response
 from .assemble import parse_tool_call, split_calls
 from .base import MessageDelta, ModelProfile, ModelRequest, ToolCallChunk, ToolDefinition
-from .openai import close_schema
 from .http_model import HttpChatModel
+from .openai import close_schema
 from .settings import AuthStyle
 
 PATH = "v1/messages"
@@ -46,8 +53,9 @@ class AnthropicChatModel(HttpChatModel):
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[MessageDelta]:
         endpoint = self._settings.endpoint
-        async with open_response(endpoint, PATH, self.body(request, stream=True),
-                                 stream=True) as response:
+        async with open_response(
+            endpoint, PATH, self.body(request, stream=True), stream=True
+        ) as response:
             reader = _StreamReader(self.provider)
             async for event in iter_sse(endpoint, response):
                 delta = reader.read(event.data)
@@ -56,8 +64,9 @@ class AnthropicChatModel(HttpChatModel):
                 if reader.done:
                     break
             if not reader.done:
-                raise ProviderStreamError(self.provider,
-                                          "stream ended before the reply was complete")
+                raise ProviderStreamError(
+                    self.provider, "stream ended before the reply was complete"
+                )
 
     def body(self, request: ModelRequest, stream: bool) -> dict[str, Any]:
         system, messages = format_messages(request.messages, self.profile)
@@ -76,14 +85,19 @@ class AnthropicChatModel(HttpChatModel):
             if choice is not None:
                 body["tool_choice"] = choice
         if request.response_format is not None:
-            body["output_config"] = {"format": {
-                "type": "json_schema", "schema": close_schema(request.response_format.schema)}}
+            body["output_config"] = {
+                "format": {
+                    "type": "json_schema",
+                    "schema": close_schema(request.response_format.schema),
+                }
+            }
         if stream:
             body["stream"] = True
         return body
 
 
 # ---------------------------------------------------------------- request
+
 
 def format_tool(tool: ToolDefinition) -> dict[str, Any]:
     return {"name": tool.name, "description": tool.description, "input_schema": tool.parameters}
@@ -126,18 +140,24 @@ def format_messages(messages: Any, profile: ModelProfile) -> tuple[Any, list[dic
     return system, turns
 
 
-def _place_system(m: SystemMessage, turns: list[dict[str, Any]], system: Any,
-                  profile: ModelProfile) -> Any:
+def _place_system(
+    m: SystemMessage, turns: list[dict[str, Any]], system: Any, profile: ModelProfile
+) -> Any:
     if profile.mid_conversation_system_messages and turns and _may_follow(turns[-1]):
         turns.append({"role": "system", "content": _blocks(m.content)})
         return system
     if system is not None:
         raise SystemMessagePlacementError(
-            "anthropic", "a system message after the first message cannot be sent to this "
+            "anthropic",
+            "a system message after the first message cannot be sent to this "
             "model while a leading system prompt exists (B9); merge it into the system prompt "
-            "or send it as a user message")
-    warnings.warn("a system message after the first message was moved to the top, where it "
-                  "applies to the whole conversation (B9)", stacklevel=3)
+            "or send it as a user message",
+        )
+    warnings.warn(
+        "a system message after the first message was moved to the top, where it "
+        "applies to the whole conversation (B9)",
+        stacklevel=3,
+    )
     return _system_content(m)
 
 
@@ -158,8 +178,11 @@ def _format_turn(m: BaseMessage) -> dict[str, Any] | None:
         content = _ai_blocks(m)
         return {"role": "assistant", "content": content} if content else None
     if isinstance(m, ToolMessage):
-        result: dict[str, Any] = {"type": "tool_result", "tool_use_id": m.tool_call_id,
-                                  "content": format_content(m.content)}
+        result: dict[str, Any] = {
+            "type": "tool_result",
+            "tool_use_id": m.tool_call_id,
+            "content": format_content(m.content),
+        }
         if m.status == "error":
             result["is_error"] = True
         return {"role": "user", "content": [result]}
@@ -169,20 +192,28 @@ def _format_turn(m: BaseMessage) -> dict[str, Any] | None:
 
 
 def _ai_blocks(m: AIMessage) -> list[dict[str, Any]]:
-    blocks = [b for b in _blocks(m.content)
-              if b.get("type") != "tool_use" and not (b.get("type") == "text" and not b["text"])]
-    blocks += [{"type": "tool_use", "id": c.id, "name": c.name, "input": c.args}
-               for c in m.tool_calls]
+    blocks = [
+        b
+        for b in _blocks(m.content)
+        if b.get("type") != "tool_use" and not (b.get("type") == "text" and not b["text"])
+    ]
+    blocks += [
+        {"type": "tool_use", "id": c.id, "name": c.name, "input": c.args} for c in m.tool_calls
+    ]
     # Invalid calls still need their tool_use so the tool_result answering them matches.
-    blocks += [{"type": "tool_use", "id": c.id, "name": c.name or "", "input": {}}
-               for c in m.invalid_tool_calls]
+    blocks += [
+        {"type": "tool_use", "id": c.id, "name": c.name or "", "input": {}}
+        for c in m.invalid_tool_calls
+    ]
     return blocks
 
 
 def _append_turn(turns: list[dict[str, Any]], turn: dict[str, Any]) -> None:
     if turns and turns[-1]["role"] == turn["role"]:
-        turns[-1] = {"role": turn["role"],
-                     "content": _blocks(turns[-1]["content"]) + _blocks(turn["content"])}
+        turns[-1] = {
+            "role": turn["role"],
+            "content": _blocks(turns[-1]["content"]) + _blocks(turn["content"]),
+        }
     else:
         turns.append(turn)
 
@@ -203,15 +234,24 @@ def _format_block(block: Any) -> dict[str, Any]:
         return {"type": "text", "text": block}
     kind = block.get("type")
     if kind == "image_url":
-        url = block["image_url"]["url"] if isinstance(block["image_url"], dict) \
+        url = (
+            block["image_url"]["url"]
+            if isinstance(block["image_url"], dict)
             else block["image_url"]
+        )
         return _image(url)
     if kind == "image" and "source" not in block:
         if block.get("url"):
             return _image(block["url"])
         data = block.get("base64") or block.get("data")
-        return {"type": "image", "source": {"type": "base64", "data": data,
-                                            "media_type": block.get("mime_type", "image/png")}}
+        return {
+            "type": "image",
+            "source": {
+                "type": "base64",
+                "data": data,
+                "media_type": block.get("mime_type", "image/png"),
+            },
+        }
     return block
 
 
@@ -224,20 +264,33 @@ def _image(url: str) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- reply
 
+
 def parse_message(provider: str, data: dict[str, Any]) -> AIMessage:
     blocks = data.get("content") or []
-    calls = [parse_tool_call(b.get("name"), b.get("input"), b.get("id"))
-             for b in blocks if b.get("type") == "tool_use"]
+    calls = [
+        parse_tool_call(b.get("name"), b.get("input"), b.get("id"))
+        for b in blocks
+        if b.get("type") == "tool_use"
+    ]
     valid, invalid = split_calls(calls)
     kept = [b for b in blocks if b.get("type") != "tool_use"]
     only_text = all(b.get("type") == "text" for b in kept)
     content: Any = "".join(b.get("text", "") for b in kept) if only_text else kept
-    meta = {"model_provider": provider, "model_name": data.get("model"),
-            "stop_reason": data.get("stop_reason"), "stop_sequence": data.get("stop_sequence"),
-            "finish_reason": data.get("stop_reason")}
-    return AIMessage(content=content, id=data.get("id"), tool_calls=valid,
-                     invalid_tool_calls=invalid, usage_metadata=parse_usage(data.get("usage")),
-                     response_metadata=meta)
+    meta = {
+        "model_provider": provider,
+        "model_name": data.get("model"),
+        "stop_reason": data.get("stop_reason"),
+        "stop_sequence": data.get("stop_sequence"),
+        "finish_reason": data.get("stop_reason"),
+    }
+    return AIMessage(
+        content=content,
+        id=data.get("id"),
+        tool_calls=valid,
+        invalid_tool_calls=invalid,
+        usage_metadata=parse_usage(data.get("usage")),
+        response_metadata=meta,
+    )
 
 
 def parse_usage(usage: dict[str, Any] | None) -> UsageMetadata | None:
@@ -248,8 +301,9 @@ def parse_usage(usage: dict[str, Any] | None) -> UsageMetadata | None:
     inp = (usage.get("input_tokens") or 0) + cache_read + cache_write
     out = usage.get("output_tokens") or 0
     details = {k: v for k, v in (("cache_read", cache_read), ("cache_creation", cache_write)) if v}
-    return UsageMetadata(input_tokens=inp, output_tokens=out, total_tokens=inp + out,
-                         input_token_details=details)
+    return UsageMetadata(
+        input_tokens=inp, output_tokens=out, total_tokens=inp + out, input_token_details=details
+    )
 
 
 class _StreamReader:
@@ -271,14 +325,18 @@ class _StreamReader:
     def _on_message_start(self, event: dict[str, Any]) -> MessageDelta:
         message = event.get("message") or {}
         usage = parse_usage({**(message.get("usage") or {}), "output_tokens": 0})
-        return MessageDelta(id=message.get("id"), usage=usage, response_metadata={
-            "model_provider": self.provider, "model_name": message.get("model")})
+        return MessageDelta(
+            id=message.get("id"),
+            usage=usage,
+            response_metadata={"model_provider": self.provider, "model_name": message.get("model")},
+        )
 
     def _on_content_block_start(self, event: dict[str, Any]) -> MessageDelta | None:
         block = event.get("content_block") or {}
         if block.get("type") == "tool_use":
-            chunk = ToolCallChunk(index=event.get("index", 0), id=block.get("id"),
-                                  name=block.get("name"))
+            chunk = ToolCallChunk(
+                index=event.get("index", 0), id=block.get("id"), name=block.get("name")
+            )
             return MessageDelta(tool_call_chunks=(chunk,))
         if block.get("type") == "text" and block.get("text"):
             return MessageDelta(text=block["text"])
@@ -301,7 +359,8 @@ class _StreamReader:
         return MessageDelta(
             finish_reason=stop,
             usage=UsageMetadata(output_tokens=out, total_tokens=out),
-            response_metadata={"stop_reason": stop, "stop_sequence": delta.get("stop_sequence")})
+            response_metadata={"stop_reason": stop, "stop_sequence": delta.get("stop_sequence")},
+        )
 
     def _on_message_stop(self, event: dict[str, Any]) -> None:
         self.done = True

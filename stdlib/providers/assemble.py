@@ -11,15 +11,15 @@ an `InvalidToolCall` carrying the raw text, never an exception.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ..messages import AIMessage, InvalidToolCall, ToolCall, UsageMetadata
 from .base import MessageDelta
 
 
-def parse_tool_call(name: str | None, raw: Any, call_id: str | None
-                    ) -> ToolCall | InvalidToolCall:
+def parse_tool_call(name: str | None, raw: Any, call_id: str | None) -> ToolCall | InvalidToolCall:
     """C4: arguments that are not a JSON object become an invalid call; empty become `{}`."""
     if isinstance(raw, dict):
         return ToolCall(name=name or "", args=raw, id=call_id)
@@ -28,18 +28,27 @@ def parse_tool_call(name: str | None, raw: Any, call_id: str | None
     try:
         args = json.loads(raw, strict=False)  # strict=False: control chars in strings, as LC
     except (ValueError, TypeError) as exc:
-        return InvalidToolCall(name=name, args=str(raw), id=call_id,
-                               error=f"arguments of `{name}` are not valid JSON: {exc}")
+        return InvalidToolCall(
+            name=name,
+            args=str(raw),
+            id=call_id,
+            error=f"arguments of `{name}` are not valid JSON: {exc}",
+        )
     if not args:
         return ToolCall(name=name or "", args={}, id=call_id)
     if not isinstance(args, dict):
-        return InvalidToolCall(name=name, args=str(raw), id=call_id,
-                               error=f"arguments of `{name}` are not a JSON object")
+        return InvalidToolCall(
+            name=name,
+            args=str(raw),
+            id=call_id,
+            error=f"arguments of `{name}` are not a JSON object",
+        )
     return ToolCall(name=name or "", args=args, id=call_id)
 
 
-def split_calls(calls: Iterable[ToolCall | InvalidToolCall]
-                ) -> tuple[list[ToolCall], list[InvalidToolCall]]:
+def split_calls(
+    calls: Iterable[ToolCall | InvalidToolCall],
+) -> tuple[list[ToolCall], list[InvalidToolCall]]:
     valid: list[ToolCall] = []
     invalid: list[InvalidToolCall] = []
     for call in calls:
@@ -55,7 +64,8 @@ def add_usage(a: UsageMetadata | None, b: UsageMetadata | None) -> UsageMetadata
         output_tokens=a.output_tokens + b.output_tokens,
         total_tokens=a.total_tokens + b.total_tokens,
         input_token_details=_add_counts(a.input_token_details, b.input_token_details),
-        output_token_details=_add_counts(a.output_token_details, b.output_token_details))
+        output_token_details=_add_counts(a.output_token_details, b.output_token_details),
+    )
 
 
 def _add_counts(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
@@ -98,15 +108,21 @@ class Assembler:
         self.metadata.update(delta.response_metadata)
 
     def message(self) -> AIMessage:
-        parsed = [parse_tool_call(c.name, "".join(c.args), c.id)
-                  for _, c in sorted(self.calls.items())]
+        parsed = [
+            parse_tool_call(c.name, "".join(c.args), c.id) for _, c in sorted(self.calls.items())
+        ]
         valid, invalid = split_calls(parsed)
         metadata = dict(self.metadata)
         if self.finish_reason is not None:
             metadata.setdefault("finish_reason", self.finish_reason)
-        return AIMessage(content="".join(self.text), id=self.id, tool_calls=valid,
-                         invalid_tool_calls=invalid, usage_metadata=self.usage,
-                         response_metadata=metadata)
+        return AIMessage(
+            content="".join(self.text),
+            id=self.id,
+            tool_calls=valid,
+            invalid_tool_calls=invalid,
+            usage_metadata=self.usage,
+            response_metadata=metadata,
+        )
 
 
 def assemble(deltas: Iterable[MessageDelta]) -> AIMessage:

@@ -9,8 +9,9 @@ provider key (`openai`, `anthropic`, `scripted`, …) in `registry.py`.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from ..messages import AIMessage, BaseMessage, UsageMetadata
 

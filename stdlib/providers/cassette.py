@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 from ..messages import AIMessage, UsageMetadata
 from ._http import ProviderError, read_api_key, redact
@@ -37,8 +38,9 @@ def request_json(request: ModelRequest) -> dict[str, Any]:
         "tools": [dataclasses.asdict(t) for t in request.tools],
         "provider_tools": list(request.provider_tools),
         "tool_choice": request.tool_choice,
-        "response_format": (dataclasses.asdict(request.response_format)
-                            if request.response_format else None),
+        "response_format": (
+            dataclasses.asdict(request.response_format) if request.response_format else None
+        ),
         "options": dict(request.options),
     }
 
@@ -65,8 +67,7 @@ class Recording:
         self._path = Path(path)
         _arm_redaction()
         self._path.write_text("")
-        self._write({"cassette": CASSETTE_VERSION, "provider": model.provider,
-                     "name": model.name})
+        self._write({"cassette": CASSETTE_VERSION, "provider": model.provider, "name": model.name})
 
     def __repr__(self) -> str:
         return f"Recording({self._model!r}, {str(self._path)!r})"
@@ -100,8 +101,12 @@ class Recording:
 
 
 def _error_json(err: ProviderError) -> dict[str, Any]:
-    return {"type": type(err).__name__, "provider": err.provider, "status": err.status,
-            "message": err.provider_message}
+    return {
+        "type": type(err).__name__,
+        "provider": err.provider,
+        "status": err.status,
+        "message": err.provider_message,
+    }
 
 
 def _delta_json(delta: MessageDelta) -> dict[str, Any]:
@@ -115,8 +120,10 @@ def _delta_from(data: dict[str, Any]) -> MessageDelta:
         text=data.get("text", ""),
         tool_call_chunks=tuple(ToolCallChunk(**c) for c in data.get("tool_call_chunks", [])),
         usage=UsageMetadata(**data["usage"]) if data.get("usage") else None,
-        finish_reason=data.get("finish_reason"), id=data.get("id"),
-        response_metadata=data.get("response_metadata") or {})
+        finish_reason=data.get("finish_reason"),
+        id=data.get("id"),
+        response_metadata=data.get("response_metadata") or {},
+    )
 
 
 class Replaying:
@@ -124,11 +131,16 @@ class Replaying:
 
     def __init__(self, path: str | Path, profile: ModelProfile | None = None) -> None:
         self._path = Path(path)
-        lines = [json.loads(line) for line in self._path.read_text(encoding="utf-8").splitlines()
-                 if line.strip()]
+        lines = [
+            json.loads(line)
+            for line in self._path.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
         if not lines or lines[0].get("cassette") != CASSETTE_VERSION:
-            raise CassetteError(f"{self._path} is not an agentc cassette (version "
-                                f"{CASSETTE_VERSION} header missing)")
+            raise CassetteError(
+                f"{self._path} is not an agentc cassette (version "
+                f"{CASSETTE_VERSION} header missing)"
+            )
         header, self._entries = lines[0], lines[1:]
         self.provider, self.name = header["provider"], header["name"]
         self.profile = profile or profile_for(self.provider, self.name)
@@ -144,13 +156,17 @@ class Replaying:
     def _take(self, request: ModelRequest) -> dict[str, Any]:
         n = self._next
         if n >= len(self._entries):
-            raise CassetteError(f"{self._path}: the run made model call {n + 1}, but the "
-                                f"cassette holds only {len(self._entries)}")
+            raise CassetteError(
+                f"{self._path}: the run made model call {n + 1}, but the "
+                f"cassette holds only {len(self._entries)}"
+            )
         entry = self._entries[n]
         got = json.loads(json.dumps(request_json(request), sort_keys=True))
         if got != entry["request"]:
-            raise CassetteError(f"{self._path}: model call {n + 1} differs from the recorded "
-                                f"one: {_first_difference(entry['request'], got)}")
+            raise CassetteError(
+                f"{self._path}: model call {n + 1} differs from the recorded "
+                f"one: {_first_difference(entry['request'], got)}"
+            )
         self._next += 1
         if entry.get("error"):
             err = entry["error"]
@@ -173,11 +189,18 @@ class Replaying:
 
 
 def _message_delta(message: AIMessage) -> MessageDelta:
-    chunks = tuple(ToolCallChunk(index=i, id=c.id, name=c.name, args=json.dumps(c.args))
-                   for i, c in enumerate(message.tool_calls))
-    return MessageDelta(text=message.text, tool_call_chunks=chunks, usage=message.usage_metadata,
-                        finish_reason=message.response_metadata.get("finish_reason"),
-                        id=message.id, response_metadata=dict(message.response_metadata))
+    chunks = tuple(
+        ToolCallChunk(index=i, id=c.id, name=c.name, args=json.dumps(c.args))
+        for i, c in enumerate(message.tool_calls)
+    )
+    return MessageDelta(
+        text=message.text,
+        tool_call_chunks=chunks,
+        usage=message.usage_metadata,
+        finish_reason=message.response_metadata.get("finish_reason"),
+        id=message.id,
+        response_metadata=dict(message.response_metadata),
+    )
 
 
 def _first_difference(expected: Any, got: Any, path: str = "request") -> str:

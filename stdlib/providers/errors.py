@@ -4,15 +4,32 @@ Re-exported from `_http` so that callers (runtime glue, CLI `--json` output) nee
 into a private module.
 """
 
-from ._http import MissingAPIKeyError, ProviderConnectionError, ProviderError, \
-    ProviderStatusError, ProviderStreamError, redact, register_secret
+from ._http import (
+    MissingAPIKeyError,
+    ProviderConnectionError,
+    ProviderError,
+    ProviderStatusError,
+    ProviderStreamError,
+    redact,
+    register_secret,
+)
 from .anthropic import SystemMessagePlacementError
 from .cassette import CassetteError
 from .registry import UnsupportedProviderError
 from .resolve import UnknownModelError
 from .settings import ModelOptionError
 
-__all__ = ["CassetteError", "MissingAPIKeyError", "ModelOptionError", "ProviderConnectionError",
-           "ProviderError", "ProviderStatusError", "ProviderStreamError",
-           "SystemMessagePlacementError", "UnknownModelError", "UnsupportedProviderError",
-           "redact", "register_secret"]
+__all__ = [
+    "CassetteError",
+    "MissingAPIKeyError",
+    "ModelOptionError",
+    "ProviderConnectionError",
+    "ProviderError",
+    "ProviderStatusError",
+    "ProviderStreamError",
+    "SystemMessagePlacementError",
+    "UnknownModelError",
+    "UnsupportedProviderError",
+    "redact",
+    "register_secret",
+]

@@ -18,9 +18,10 @@ from __future__ import annotations
 import json
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 from .loopback import LoopbackServer
 
@@ -34,7 +35,8 @@ class FakeMcpTool:
     input_schema: dict[str, Any] = field(default_factory=lambda: {"type": "object"})
     description: str | None = None
     result: Result | Callable[[dict[str, Any]], Result] = field(
-        default_factory=lambda: {"content": []})
+        default_factory=lambda: {"content": []}
+    )
     server_request: dict[str, Any] | None = None  # sent before the response (SSE only)
     # D22: given the whole `tools/call` params (arguments, inputResponses, requestState),
     # returns the result, e.g. an `input_required` one asking questions; replaces `result`
@@ -63,8 +65,15 @@ class Recorded:
 class FakeMcpServer(LoopbackServer):
     """The server; `start()` runs it on a daemon thread, `url` is its MCP endpoint."""
 
-    def __init__(self, tools: list[FakeMcpTool] = (), *, page_size: int | None = None,
-                 sse: bool = False, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        tools: list[FakeMcpTool] = (),
+        *,
+        page_size: int | None = None,
+        sse: bool = False,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
         self.tools = list(tools)
         self.page_size, self.sse = page_size, sse
         self.requests: list[Recorded] = []
@@ -93,9 +102,14 @@ class FakeMcpServer(LoopbackServer):
             sid = uuid.uuid4().hex
             with self._lock:
                 self.sessions.add(sid)
-            return _ok(message, {"protocolVersion": PROTOCOL_VERSION,
-                                 "capabilities": {"tools": {"listChanged": False}},
-                                 "serverInfo": {"name": "fake-mcp", "version": "1"}}), sid
+            return _ok(
+                message,
+                {
+                    "protocolVersion": PROTOCOL_VERSION,
+                    "capabilities": {"tools": {"listChanged": False}},
+                    "serverInfo": {"name": "fake-mcp", "version": "1"},
+                },
+            ), sid
         if "id" not in message:
             return None, None
         if method == "tools/list":
@@ -110,7 +124,7 @@ class FakeMcpServer(LoopbackServer):
     def _page(self, cursor: str | None) -> Result:
         start = int(cursor or 0)
         size = self.page_size or len(self.tools) or 1
-        page = self.tools[start:start + size]
+        page = self.tools[start : start + size]
         out: Result = {"tools": [t.listing() for t in page]}
         if start + size < len(self.tools):
             out["nextCursor"] = str(start + size)
@@ -128,6 +142,7 @@ def _err(message: dict[str, Any], code: int, text: str) -> dict[str, Any]:
 def _handler_for(server: FakeMcpServer) -> type[BaseHTTPRequestHandler]:
     class Handler(_Handler):
         fake = server
+
     return Handler
 
 
@@ -167,13 +182,19 @@ class _Handler(BaseHTTPRequestHandler):
         return next((t for t in self.fake.tools if t.name == name), None)
 
     def _stream(self, reply: Any, sid: str | None, request: dict[str, Any] | None) -> None:
-        events = [{"jsonrpc": "2.0", "method": "notifications/message",
-                   "params": {"level": "info", "data": "working"}}]
+        events = [
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/message",
+                "params": {"level": "info", "data": "working"},
+            }
+        ]
         if request is not None:
             events.append({"jsonrpc": "2.0", "id": "srv-1", **request})
         events.append(reply)
-        body = b"".join(b"event: message\ndata: " + json.dumps(e).encode() + b"\n\n"
-                        for e in events)
+        body = b"".join(
+            b"event: message\ndata: " + json.dumps(e).encode() + b"\n\n" for e in events
+        )
         self._send(200, body, "text/event-stream", sid)
 
     def _send(self, status: int, body: bytes, kind: str, sid: str | None = None) -> None:

@@ -25,9 +25,10 @@ import threading
 import time
 import uuid
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator
+from typing import Any
 
 from .loopback import LoopbackServer
 
@@ -60,7 +61,7 @@ class FakeReply:
     model: str | None = None
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "FakeReply":
+    def from_dict(cls, data: dict[str, Any]) -> FakeReply:
         data = dict(data)
         data["tool_calls"] = [FakeToolCall(**c) for c in data.get("tool_calls", [])]
         return cls(**data)
@@ -78,8 +79,9 @@ class RecordedRequest:
 class FakeProviderServer(LoopbackServer):
     """The server; `start()` runs it on a daemon thread, `url` is its address."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0,
-                 default_reply: FakeReply | None = None) -> None:
+    def __init__(
+        self, host: str = "127.0.0.1", port: int = 0, default_reply: FakeReply | None = None
+    ) -> None:
         self._queue: deque[FakeReply] = deque()
         self._lock = threading.Lock()
         self.requests: list[RecordedRequest] = []
@@ -119,6 +121,7 @@ class FakeProviderServer(LoopbackServer):
 def _handler_for(server: FakeProviderServer) -> type[BaseHTTPRequestHandler]:
     class Handler(_Handler):
         fake = server
+
     return Handler
 
 
@@ -147,8 +150,12 @@ class _Handler(BaseHTTPRequestHandler):
         wire = _wire_of(path)
         if wire is None:
             return self._send_json(404, {"error": {"message": f"no route {self.path}"}})
-        record = RecordedRequest(path=path, headers={k.lower(): v for k, v in self.headers.items()},
-                                 body=body, received_at=time.perf_counter())
+        record = RecordedRequest(
+            path=path,
+            headers={k.lower(): v for k, v in self.headers.items()},
+            body=body,
+            received_at=time.perf_counter(),
+        )
         self.fake._record(record)
         self._answer(wire, body if isinstance(body, dict) else {}, record)
 
@@ -171,8 +178,9 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.drop:
             return self._drop()
         if reply.status is not None:
-            return self._send_json(reply.status, _error_body(wire, reply.error_message),
-                                   reply.headers)
+            return self._send_json(
+                reply.status, _error_body(wire, reply.error_message), reply.headers
+            )
         model = reply.model or body.get("model") or "fake-model"
         render = _OPENAI if wire == "openai" else _ANTHROPIC
         if body.get("stream"):
@@ -193,8 +201,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _stream(self, events: Iterator[bytes], tail: int, reply: FakeReply,
-                record: RecordedRequest):
+    def _stream(
+        self, events: Iterator[bytes], tail: int, reply: FakeReply, record: RecordedRequest
+    ):
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
         self.send_header("transfer-encoding", "chunked")
@@ -241,7 +250,7 @@ def _split_text(reply: FakeReply) -> list[str]:
 
 
 def _split_args(text: str, size: int = 7) -> list[str]:
-    return [text[i:i + size] for i in range(0, len(text), size)] or [""]
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
 def _sse(data: Any, event: str | None = None) -> bytes:
@@ -258,32 +267,56 @@ class _OpenAIRender:
     TAIL = 3  # the finish chunk, the usage chunk, [DONE]
 
     def message(self, reply: FakeReply, model: str) -> dict[str, Any]:
-        calls = [{"id": _call_id(c, n, "call_"), "type": "function",
-                  "function": {"name": c.name, "arguments": c.arguments}}
-                 for n, c in enumerate(reply.tool_calls)]
+        calls = [
+            {
+                "id": _call_id(c, n, "call_"),
+                "type": "function",
+                "function": {"name": c.name, "arguments": c.arguments},
+            }
+            for n, c in enumerate(reply.tool_calls)
+        ]
         msg: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
         if calls:
             msg["tool_calls"] = calls
-        return {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion",
-                "created": int(time.time()), "model": model,
-                "choices": [{"index": 0, "message": msg, "finish_reason": _finish(reply, "openai")}],
-                "usage": _openai_usage(reply)}
+        return {
+            "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": model,
+            "choices": [{"index": 0, "message": msg, "finish_reason": _finish(reply, "openai")}],
+            "usage": _openai_usage(reply),
+        }
 
     def events(self, reply: FakeReply, model: str) -> Iterator[bytes]:
-        base = {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion.chunk",
-                "created": int(time.time()), "model": model}
+        base = {
+            "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": model,
+        }
 
         def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
-            return _sse({**base, "choices": [{"index": 0, "delta": delta,
-                                              "finish_reason": finish}]})
+            return _sse(
+                {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+            )
+
         yield chunk({"role": "assistant", "content": ""})
         for piece in _split_text(reply):
             yield chunk({"content": piece})
         for n, call in enumerate(reply.tool_calls):
             pieces = _split_args(call.arguments)
-            yield chunk({"tool_calls": [{"index": n, "id": _call_id(call, n, "call_"),
-                                         "type": "function", "function": {
-                                             "name": call.name, "arguments": pieces[0]}}]})
+            yield chunk(
+                {
+                    "tool_calls": [
+                        {
+                            "index": n,
+                            "id": _call_id(call, n, "call_"),
+                            "type": "function",
+                            "function": {"name": call.name, "arguments": pieces[0]},
+                        }
+                    ]
+                }
+            )
             for piece in pieces[1:]:
                 yield chunk({"tool_calls": [{"index": n, "function": {"arguments": piece}}]})
         yield chunk({}, _finish(reply, "openai"))
@@ -303,17 +336,36 @@ class _AnthropicRender:
                 args: Any = json.loads(call.arguments) if call.arguments else {}
             except ValueError:
                 args = call.arguments  # malformed on purpose: sent as a raw string
-            content.append({"type": "tool_use", "id": _call_id(call, n, "toolu_"),
-                            "name": call.name, "input": args})
-        return {"id": f"msg_{uuid.uuid4().hex[:12]}", "type": "message", "role": "assistant",
-                "model": model, "content": content, "stop_reason": _finish(reply, "anthropic"),
-                "stop_sequence": None, "usage": {"input_tokens": reply.input_tokens,
-                                                 "output_tokens": reply.output_tokens}}
+            content.append(
+                {
+                    "type": "tool_use",
+                    "id": _call_id(call, n, "toolu_"),
+                    "name": call.name,
+                    "input": args,
+                }
+            )
+        return {
+            "id": f"msg_{uuid.uuid4().hex[:12]}",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": content,
+            "stop_reason": _finish(reply, "anthropic"),
+            "stop_sequence": None,
+            "usage": {"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
+        }
 
     def events(self, reply: FakeReply, model: str) -> Iterator[bytes]:
-        start = {"id": f"msg_{uuid.uuid4().hex[:12]}", "type": "message", "role": "assistant",
-                 "model": model, "content": [], "stop_reason": None, "stop_sequence": None,
-                 "usage": {"input_tokens": reply.input_tokens, "output_tokens": 1}}
+        start = {
+            "id": f"msg_{uuid.uuid4().hex[:12]}",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": reply.input_tokens, "output_tokens": 1},
+        }
         yield _sse({"type": "message_start", "message": start}, "message_start")
         index = 0
         if reply.text or not reply.tool_calls:
@@ -323,27 +375,59 @@ class _AnthropicRender:
         for n, call in enumerate(reply.tool_calls):
             yield from self._tool_block(index, n, call)
             index += 1
-        yield _sse({"type": "message_delta",
-                    "delta": {"stop_reason": _finish(reply, "anthropic"), "stop_sequence": None},
-                    "usage": {"output_tokens": reply.output_tokens}}, "message_delta")
+        yield _sse(
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": _finish(reply, "anthropic"), "stop_sequence": None},
+                "usage": {"output_tokens": reply.output_tokens},
+            },
+            "message_delta",
+        )
         yield _sse({"type": "message_stop"}, "message_stop")
 
     def _text_block(self, index: int, pieces: list[str]) -> Iterator[bytes]:
-        yield _sse({"type": "content_block_start", "index": index,
-                    "content_block": {"type": "text", "text": ""}}, "content_block_start")
+        yield _sse(
+            {
+                "type": "content_block_start",
+                "index": index,
+                "content_block": {"type": "text", "text": ""},
+            },
+            "content_block_start",
+        )
         for piece in pieces:
-            yield _sse({"type": "content_block_delta", "index": index,
-                        "delta": {"type": "text_delta", "text": piece}}, "content_block_delta")
+            yield _sse(
+                {
+                    "type": "content_block_delta",
+                    "index": index,
+                    "delta": {"type": "text_delta", "text": piece},
+                },
+                "content_block_delta",
+            )
         yield _sse({"type": "content_block_stop", "index": index}, "content_block_stop")
 
     def _tool_block(self, index: int, n: int, call: FakeToolCall) -> Iterator[bytes]:
-        yield _sse({"type": "content_block_start", "index": index, "content_block": {
-            "type": "tool_use", "id": _call_id(call, n, "toolu_"), "name": call.name,
-            "input": {}}}, "content_block_start")
+        yield _sse(
+            {
+                "type": "content_block_start",
+                "index": index,
+                "content_block": {
+                    "type": "tool_use",
+                    "id": _call_id(call, n, "toolu_"),
+                    "name": call.name,
+                    "input": {},
+                },
+            },
+            "content_block_start",
+        )
         for piece in _split_args(call.arguments):
-            yield _sse({"type": "content_block_delta", "index": index,
-                        "delta": {"type": "input_json_delta", "partial_json": piece}},
-                       "content_block_delta")
+            yield _sse(
+                {
+                    "type": "content_block_delta",
+                    "index": index,
+                    "delta": {"type": "input_json_delta", "partial_json": piece},
+                },
+                "content_block_delta",
+            )
         yield _sse({"type": "content_block_stop", "index": index}, "content_block_stop")
 
 
@@ -356,8 +440,11 @@ def _finish(reply: FakeReply, wire: str) -> str:
 
 
 def _openai_usage(reply: FakeReply) -> dict[str, int]:
-    return {"prompt_tokens": reply.input_tokens, "completion_tokens": reply.output_tokens,
-            "total_tokens": reply.input_tokens + reply.output_tokens}
+    return {
+        "prompt_tokens": reply.input_tokens,
+        "completion_tokens": reply.output_tokens,
+        "total_tokens": reply.input_tokens + reply.output_tokens,
+    }
 
 
 _OPENAI = _OpenAIRender()
@@ -368,11 +455,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--echo", action="store_true",
-                        help="answer 'ok' when no reply is queued (default: a 400 error)")
+    parser.add_argument(
+        "--echo",
+        action="store_true",
+        help="answer 'ok' when no reply is queued (default: a 400 error)",
+    )
     args = parser.parse_args(argv)
-    server = FakeProviderServer(args.host, args.port,
-                                default_reply=FakeReply(text="ok") if args.echo else None)
+    server = FakeProviderServer(
+        args.host, args.port, default_reply=FakeReply(text="ok") if args.echo else None
+    )
     print(f"fake provider listening on {server.url}", flush=True)
     try:
         server._httpd.serve_forever()

@@ -30,7 +30,7 @@ class HttpChatModel(ABC):
         self._settings = settings
 
     @classmethod
-    def from_spec(cls, spec: "ModelSpec", base_dir: str = ".") -> "HttpChatModel":
+    def from_spec(cls, spec: ModelSpec, base_dir: str = ".") -> HttpChatModel:
         return cls(settings_from_spec(spec, cls.AUTH))
 
     def __repr__(self) -> str:  # never the key
@@ -42,8 +42,9 @@ class HttpChatModel(ABC):
 
     def describe(self) -> str:
         key = self._settings.api_key_env
-        return (f"{self.provider}:{self.name} → POST {self.endpoint_url}"
-                + (f" (key from ${key})" if key else " (no key)"))
+        return f"{self.provider}:{self.name} → POST {self.endpoint_url}" + (
+            f" (key from ${key})" if key else " (no key)"
+        )
 
     async def generate(self, request: ModelRequest) -> AIMessage:
         body = self.body(request, stream=False)

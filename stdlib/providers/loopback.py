@@ -23,8 +23,7 @@ class LoopbackServer:
         return f"http://{host}:{port}"
 
     def start(self: S) -> S:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,),
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
         self._thread.start()
         return self
 

@@ -22,9 +22,10 @@ stops the run (E3/E12). `httpx` lives in this package only (house rule).
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Mapping
+from typing import Any
 
 import httpx
 
@@ -84,6 +85,7 @@ class McpInputRequired:
 
 # ---------------------------------------------------------------- operations
 
+
 async def list_tools(url: str, timeout_s: float | None = None) -> list[McpToolInfo]:
     """A9: every tool the server lists, following `nextCursor` to the last page."""
     tools: list[McpToolInfo] = []
@@ -101,10 +103,14 @@ async def list_tools(url: str, timeout_s: float | None = None) -> list[McpToolIn
     raise McpError(url, f"tools/list did not end after {MAX_PAGES} pages")
 
 
-async def call_tool(url: str, name: str, arguments: Mapping[str, Any],
-                    retry: "McpInputRequired | None" = None,
-                    answers: Mapping[str, Any] | None = None,
-                    timeout_s: float | None = None) -> "McpCallResult | McpInputRequired":
+async def call_tool(
+    url: str,
+    name: str,
+    arguments: Mapping[str, Any],
+    retry: McpInputRequired | None = None,
+    answers: Mapping[str, Any] | None = None,
+    timeout_s: float | None = None,
+) -> McpCallResult | McpInputRequired:
     """One `tools/call`; a JSON-RPC error (an unknown tool, bad params) raises McpError.
 
     D22: a result of type `input_required` comes back as `McpInputRequired`; the call is
@@ -122,19 +128,23 @@ async def call_tool(url: str, name: str, arguments: Mapping[str, Any],
     content = _list(url, result, "content")
     if not all(isinstance(b, Mapping) and isinstance(b.get("type"), str) for b in content):
         raise McpError(url, f"tools/call `{name}` returned a content item with no type")
-    return McpCallResult(content=tuple(content), is_error=result.get("isError") is True,
-                         structured=result.get("structuredContent"))
+    return McpCallResult(
+        content=tuple(content),
+        is_error=result.get("isError") is True,
+        structured=result.get("structuredContent"),
+    )
 
 
-def _input_required(url: str, result: Mapping[str, Any]) -> "McpInputRequired":
+def _input_required(url: str, result: Mapping[str, Any]) -> McpInputRequired:
     requests = result.get("inputRequests") or {}
     state = result.get("requestState")
     if not isinstance(requests, Mapping) or not all(
-            isinstance(r, Mapping) and isinstance(r.get("method"), str)
-            for r in requests.values()):
+        isinstance(r, Mapping) and isinstance(r.get("method"), str) for r in requests.values()
+    ):
         raise McpError(url, "an input_required result whose inputRequests are not requests")
-    return McpInputRequired(requests=dict(requests),
-                            request_state=state if isinstance(state, str) else None)
+    return McpInputRequired(
+        requests=dict(requests), request_state=state if isinstance(state, str) else None
+    )
 
 
 def _list(url: str, result: Mapping[str, Any], key: str) -> list[Any]:
@@ -151,18 +161,27 @@ def _tool_info(url: str, raw: Any) -> McpToolInfo:
     if not isinstance(schema, Mapping):
         raise McpError(url, f"tool `{raw['name']}` has no inputSchema object")
     description = raw.get("description")
-    return McpToolInfo(name=raw["name"], description=description if isinstance(
-        description, str) else None, input_schema=schema, raw=raw)
+    return McpToolInfo(
+        name=raw["name"],
+        description=description if isinstance(description, str) else None,
+        input_schema=schema,
+        raw=raw,
+    )
 
 
 # ---------------------------------------------------------------- the session
 
+
 @asynccontextmanager
-async def session(url: str, timeout_s: float | None = None) -> AsyncIterator["Session"]:
+async def session(url: str, timeout_s: float | None = None) -> AsyncIterator[Session]:
     """An initialized session, ended with DELETE when the server gave it an id."""
-    s = Session(url, client_for(Endpoint(provider="mcp", base_url=url,
-                                         connect_timeout_s=DEFAULT_CONNECT_TIMEOUT_S)),
-                timeout_s)
+    s = Session(
+        url,
+        client_for(
+            Endpoint(provider="mcp", base_url=url, connect_timeout_s=DEFAULT_CONNECT_TIMEOUT_S)
+        ),
+        timeout_s,
+    )
     await s.initialize()
     try:
         yield s
@@ -180,16 +199,20 @@ class Session:
         self._next_id = 0
 
     async def initialize(self) -> None:
-        result = await self.request("initialize", {
-            "protocolVersion": PROTOCOL_VERSION, "capabilities": CAPABILITIES,
-            "clientInfo": CLIENT_INFO})
+        result = await self.request(
+            "initialize",
+            {
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": CAPABILITIES,
+                "clientInfo": CLIENT_INFO,
+            },
+        )
         self.protocol = str(result.get("protocolVersion") or PROTOCOL_VERSION)
         await self.notify("notifications/initialized")
 
     async def request(self, method: str, params: Mapping[str, Any]) -> Mapping[str, Any]:
         self._next_id += 1
-        message = {"jsonrpc": "2.0", "id": self._next_id, "method": method,
-                   "params": dict(params)}
+        message = {"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": dict(params)}
         return await self._exchange(message)
 
     async def notify(self, method: str) -> None:
@@ -217,21 +240,26 @@ class Session:
 
     async def _post(self, body: bytes) -> httpx.Response:
         timeout = httpx.USE_CLIENT_DEFAULT if self.timeout_s is None else self.timeout_s
-        request = self.client.build_request("POST", self.url, content=body,
-                                            headers=self._headers(), timeout=timeout)
+        request = self.client.build_request(
+            "POST", self.url, content=body, headers=self._headers(), timeout=timeout
+        )
         try:
             return await self.client.send(request, stream=True)
         except httpx.HTTPError as exc:  # E12: a transport failure stops the run
-            raise McpError(self.url, f"cannot reach the server: {exc or type(exc).__name__}") \
-                from None
+            raise McpError(
+                self.url, f"cannot reach the server: {exc or type(exc).__name__}"
+            ) from None
 
     async def _exchange(self, message: dict[str, Any]) -> Mapping[str, Any]:
         response = await self._post(json.dumps(message).encode())
         try:
             if response.status_code >= 400:
                 body = (await response.aread()).decode("utf-8", "replace")[:500]
-                raise McpError(self.url, f"{message['method']} failed: {body or 'no body'}",
-                               response.status_code)
+                raise McpError(
+                    self.url,
+                    f"{message['method']} failed: {body or 'no body'}",
+                    response.status_code,
+                )
             if self.session_id is None and SESSION_HEADER in response.headers:
                 self.session_id = response.headers[SESSION_HEADER]
             reply = await self._reply(response, message["id"])
@@ -270,8 +298,10 @@ class Session:
                 raise McpError(self.url, "a reply that is not a JSON-RPC message")
             if "method" in item and "id" in item:  # D23: a request from the server
                 raise McpServerRequestError(
-                    self.url, f"the server asked `{item['method']}`, which agentc does not "
-                              "answer (no sampling, roots or elicitation)")
+                    self.url,
+                    f"the server asked `{item['method']}`, which agentc does not "
+                    "answer (no sampling, roots or elicitation)",
+                )
             if item.get("id") == id_:
                 return item
         if stream:
@@ -281,8 +311,11 @@ class Session:
     def _result(self, method: str, reply: Mapping[str, Any]) -> Mapping[str, Any]:
         if "error" in reply:
             err = reply["error"] if isinstance(reply["error"], Mapping) else {}
-            raise McpError(self.url, f"{method} failed: {err.get('message', reply['error'])}"
-                                     f" (JSON-RPC error {err.get('code', '?')})")
+            raise McpError(
+                self.url,
+                f"{method} failed: {err.get('message', reply['error'])}"
+                f" (JSON-RPC error {err.get('code', '?')})",
+            )
         result = reply.get("result")
         if not isinstance(result, Mapping):
             raise McpError(self.url, f"{method} returned no result object")

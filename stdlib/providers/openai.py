@@ -12,10 +12,17 @@ a stream that ends before it finished is a `ProviderStreamError`.
 from __future__ import annotations
 
 import json
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
-from ..messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage, \
-    UsageMetadata
+from ..messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+    UsageMetadata,
+)
 from ._http import ProviderError, ProviderStreamError, iter_sse, open_response
 from .assemble import parse_tool_call, split_calls
 from .base import MessageDelta, ModelRequest, ToolCallChunk, ToolDefinition
@@ -37,8 +44,9 @@ class OpenAIChatModel(HttpChatModel):
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[MessageDelta]:
         endpoint = self._settings.endpoint
-        async with open_response(endpoint, PATH, self.body(request, stream=True),
-                                 stream=True) as response:
+        async with open_response(
+            endpoint, PATH, self.body(request, stream=True), stream=True
+        ) as response:
             reader = _StreamReader(self.provider)
             async for event in iter_sse(endpoint, response):
                 if event.data == "[DONE]":
@@ -51,8 +59,7 @@ class OpenAIChatModel(HttpChatModel):
 
     def body(self, request: ModelRequest, stream: bool) -> dict[str, Any]:
         """The JSON body of one call (public so tests and `explain` can show it)."""
-        body: dict[str, Any] = {"model": self.name,
-                                "messages": format_messages(request.messages)}
+        body: dict[str, Any] = {"model": self.name, "messages": format_messages(request.messages)}
         body.update(self._settings.params)
         body.update(request.options)
         if self.provider == "openai" and "max_tokens" in body:
@@ -76,6 +83,7 @@ class OpenAIChatModel(HttpChatModel):
 
 # ---------------------------------------------------------------- request
 
+
 def format_messages(messages: tuple[BaseMessage, ...] | list[BaseMessage]) -> list[dict]:
     return [format_message(m) for m in messages]
 
@@ -97,13 +105,23 @@ def format_message(m: BaseMessage) -> dict[str, Any]:
 
 
 def _format_ai(m: AIMessage) -> dict[str, Any]:
-    calls = [{"id": c.id, "type": "function",
-              "function": {"name": c.name, "arguments": json.dumps(c.args)}}
-             for c in m.tool_calls]
+    calls = [
+        {
+            "id": c.id,
+            "type": "function",
+            "function": {"name": c.name, "arguments": json.dumps(c.args)},
+        }
+        for c in m.tool_calls
+    ]
     # Invalid calls are sent back as written so the tool replies that answer them match.
-    calls += [{"id": c.id, "type": "function",
-               "function": {"name": c.name or "", "arguments": c.args or ""}}
-              for c in m.invalid_tool_calls]
+    calls += [
+        {
+            "id": c.id,
+            "type": "function",
+            "function": {"name": c.name or "", "arguments": c.args or ""},
+        }
+        for c in m.invalid_tool_calls
+    ]
     out: dict[str, Any] = {"role": "assistant", "content": m.text or (None if calls else "")}
     if calls:
         out["tool_calls"] = calls
@@ -145,8 +163,11 @@ def _image_url(url: str) -> dict[str, Any]:
 
 
 def format_tool(tool: ToolDefinition, strict: bool = False) -> dict[str, Any]:
-    fn: dict[str, Any] = {"name": tool.name, "description": tool.description,
-                          "parameters": tool.parameters}
+    fn: dict[str, Any] = {
+        "name": tool.name,
+        "description": tool.description,
+        "parameters": tool.parameters,
+    }
     if strict:
         fn["strict"] = True
         fn["parameters"] = close_schema(tool.parameters)
@@ -185,21 +206,32 @@ def format_response_format(fmt: Any) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- reply
 
+
 def parse_completion(provider: str, data: dict[str, Any]) -> AIMessage:
     choices = data.get("choices") or []
     if not choices:
         raise ProviderError(provider, f"reply has no choices: {json.dumps(data)[:300]}")
     choice = choices[0]
     msg = choice.get("message") or {}
-    calls = [parse_tool_call((c.get("function") or {}).get("name"),
-                             (c.get("function") or {}).get("arguments"), c.get("id"))
-             for c in msg.get("tool_calls") or []]
+    calls = [
+        parse_tool_call(
+            (c.get("function") or {}).get("name"),
+            (c.get("function") or {}).get("arguments"),
+            c.get("id"),
+        )
+        for c in msg.get("tool_calls") or []
+    ]
     valid, invalid = split_calls(calls)
     extra = {"refusal": msg["refusal"]} if msg.get("refusal") else {}
-    return AIMessage(content=msg.get("content") or "", id=data.get("id"), tool_calls=valid,
-                     invalid_tool_calls=invalid, usage_metadata=parse_usage(data.get("usage")),
-                     additional_kwargs=extra,
-                     response_metadata=_metadata(provider, data, choice.get("finish_reason")))
+    return AIMessage(
+        content=msg.get("content") or "",
+        id=data.get("id"),
+        tool_calls=valid,
+        invalid_tool_calls=invalid,
+        usage_metadata=parse_usage(data.get("usage")),
+        additional_kwargs=extra,
+        response_metadata=_metadata(provider, data, choice.get("finish_reason")),
+    )
 
 
 def _metadata(provider: str, data: dict[str, Any], finish: str | None) -> dict[str, Any]:
@@ -216,14 +248,21 @@ def parse_usage(usage: dict[str, Any] | None) -> UsageMetadata | None:
         return None
     prompt = usage.get("prompt_tokens") or 0
     completion = usage.get("completion_tokens") or 0
-    inp = {"cache_read": (usage.get("prompt_tokens_details") or {}).get("cached_tokens"),
-           "audio": (usage.get("prompt_tokens_details") or {}).get("audio_tokens")}
-    out = {"reasoning": (usage.get("completion_tokens_details") or {}).get("reasoning_tokens"),
-           "audio": (usage.get("completion_tokens_details") or {}).get("audio_tokens")}
-    return UsageMetadata(input_tokens=prompt, output_tokens=completion,
-                         total_tokens=usage.get("total_tokens") or prompt + completion,
-                         input_token_details={k: v for k, v in inp.items() if v is not None},
-                         output_token_details={k: v for k, v in out.items() if v is not None})
+    inp = {
+        "cache_read": (usage.get("prompt_tokens_details") or {}).get("cached_tokens"),
+        "audio": (usage.get("prompt_tokens_details") or {}).get("audio_tokens"),
+    }
+    out = {
+        "reasoning": (usage.get("completion_tokens_details") or {}).get("reasoning_tokens"),
+        "audio": (usage.get("completion_tokens_details") or {}).get("audio_tokens"),
+    }
+    return UsageMetadata(
+        input_tokens=prompt,
+        output_tokens=completion,
+        total_tokens=usage.get("total_tokens") or prompt + completion,
+        input_token_details={k: v for k, v in inp.items() if v is not None},
+        output_token_details={k: v for k, v in out.items() if v is not None},
+    )
 
 
 class _StreamReader:
@@ -242,8 +281,9 @@ class _StreamReader:
             raise ProviderStreamError(self.provider, f"stream event is not JSON: {data[:200]!r}")
         if isinstance(chunk, dict) and chunk.get("error"):
             err = chunk["error"]
-            raise ProviderStreamError(self.provider, str(
-                err.get("message", err) if isinstance(err, dict) else err))
+            raise ProviderStreamError(
+                self.provider, str(err.get("message", err) if isinstance(err, dict) else err)
+            )
         return self._delta(chunk)
 
     def _delta(self, chunk: dict[str, Any]) -> MessageDelta | None:
@@ -263,8 +303,14 @@ class _StreamReader:
             return None
         delta_id = chunk.get("id") if self.first else None
         self.first = False
-        return MessageDelta(text=text, tool_call_chunks=calls, usage=usage,
-                            finish_reason=finish, id=delta_id, response_metadata=meta)
+        return MessageDelta(
+            text=text,
+            tool_call_chunks=calls,
+            usage=usage,
+            finish_reason=finish,
+            id=delta_id,
+            response_metadata=meta,
+        )
 
     def check_complete(self) -> None:
         # Some compatible servers omit `[DONE]`; a finish reason is enough to know it ended.
@@ -274,5 +320,9 @@ class _StreamReader:
 
 def _call_chunk(position: int, raw: dict[str, Any]) -> ToolCallChunk:
     fn = raw.get("function") or {}
-    return ToolCallChunk(index=raw.get("index", position), id=raw.get("id"),
-                         name=fn.get("name"), args=fn.get("arguments") or "")
+    return ToolCallChunk(
+        index=raw.get("index", position),
+        id=raw.get("id"),
+        name=fn.get("name"),
+        args=fn.get("arguments") or "",
+    )

@@ -42,7 +42,7 @@ def _match(models: dict[str, dict[str, Any]], name: str) -> dict[str, Any] | Non
         return models[lowered]
     best = None
     for key in models:
-        if lowered.startswith(key) and lowered[len(key):len(key) + 1] in ("-", "@"):
+        if lowered.startswith(key) and lowered[len(key) : len(key) + 1] in ("-", "@"):
             if best is None or len(key) > len(best):
                 best = key
     return models[best] if best is not None else None

@@ -10,7 +10,8 @@ imported only when first used; a provider whose wire agentc does not speak yet i
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ...compiler.ir import ModelSpec, SourceSpan
 from .base import ChatModel
@@ -22,8 +23,9 @@ FACTORIES: dict[Wire, str] = {
     Wire.SCRIPTED: "agentc.stdlib.providers.scripted:ScriptedModel.from_spec",
 }
 
-COMMAND_LINE_SPAN = SourceSpan(file="<command line>", line=1, col=1, end_line=1, end_col=1,
-                               offset=0, end_offset=0)
+COMMAND_LINE_SPAN = SourceSpan(
+    file="<command line>", line=1, col=1, end_line=1, end_col=1, offset=0, end_offset=0
+)
 
 
 class UnsupportedProviderError(UnknownModelError):
@@ -37,16 +39,23 @@ def resolve_model(spec: ModelSpec, base_dir: str = ".") -> ChatModel:
         raise UnsupportedProviderError(
             f"provider `{spec.provider}` is not supported by agentc yet; use `openai`, "
             "`anthropic`, an OpenAI-compatible provider, or any OpenAI-compatible server "
-            "with `openai:` and a `base_url` option")
+            "with `openai:` and a `base_url` option"
+        )
     return _load(FACTORIES[info.wire])(spec, base_dir)
 
 
-def model_spec(text: str, options: dict[str, Any] | None = None,
-               span: SourceSpan | None = None) -> ModelSpec:
+def model_spec(
+    text: str, options: dict[str, Any] | None = None, span: SourceSpan | None = None
+) -> ModelSpec:
     """A `ModelSpec` from a model string, e.g. the CLI's `--model openai:gpt-4o-mini`."""
     provider, name = parse_model_string(text)
-    return ModelSpec(spec=text, provider=provider, name=name, options=dict(options or {}),
-                     span=span or COMMAND_LINE_SPAN)
+    return ModelSpec(
+        spec=text,
+        provider=provider,
+        name=name,
+        options=dict(options or {}),
+        span=span or COMMAND_LINE_SPAN,
+    )
 
 
 def _load(ref: str) -> Callable[[ModelSpec, str], ChatModel]:
@@ -60,10 +69,12 @@ def _load(ref: str) -> Callable[[ModelSpec, str], ChatModel]:
 def endpoint_for(spec: ModelSpec) -> str:
     """A3: where calls for `spec` go, without reading the key (`agentc explain`, `--verbose`)."""
     from .settings import base_url_for
+
     info = provider_info(spec.provider)
     if info.wire is None or info.wire is Wire.SCRIPTED:
         return f"{spec.provider} (no network)" if info.wire else f"{spec.provider} (unsupported)"
     path = "v1/messages" if info.wire is Wire.ANTHROPIC else "chat/completions"
     key = spec.options.get("api_key_env") or info.api_key_env
-    return (f"POST {base_url_for(info, spec.options)}/{path}"
-            + (f" (key from ${key})" if key else " (no key)"))
+    return f"POST {base_url_for(info, spec.options)}/{path}" + (
+        f" (key from ${key})" if key else " (no key)"
+    )

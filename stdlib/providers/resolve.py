@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
 
 PROVIDERS_JSON = Path(__file__).resolve().parent.parent / "data" / "providers.json"
 
@@ -55,22 +55,26 @@ def provider_table() -> ProviderTable:
     return ProviderTable(
         providers=MappingProxyType(providers),
         inference=tuple((prefix, key) for prefix, key in raw["inference"]),
-        inference_warnings=MappingProxyType(dict(raw.get("inference_warnings", {}))))
+        inference_warnings=MappingProxyType(dict(raw.get("inference_warnings", {}))),
+    )
 
 
 def _info(key: str, entry: dict) -> ProviderInfo:
     wire = entry.get("wire")
-    return ProviderInfo(key=key, wire=Wire(wire) if wire else None,
-                        base_url=entry.get("base_url"), base_url_env=entry.get("base_url_env"),
-                        api_key_env=entry.get("api_key_env"),
-                        langchain=bool(entry.get("langchain", False)))
+    return ProviderInfo(
+        key=key,
+        wire=Wire(wire) if wire else None,
+        base_url=entry.get("base_url"),
+        base_url_env=entry.get("base_url_env"),
+        api_key_env=entry.get("api_key_env"),
+        langchain=bool(entry.get("langchain", False)),
+    )
 
 
 def provider_info(key: str) -> ProviderInfo:
     info = provider_table().providers.get(key)
     if info is None:
-        raise UnknownModelError(
-            f"unknown model provider `{key}`; known providers: {_known()}")
+        raise UnknownModelError(f"unknown model provider `{key}`; known providers: {_known()}")
     return info
 
 
@@ -109,7 +113,8 @@ def parse_model_string(spec: str) -> tuple[str, str]:
     if inferred is None:
         raise UnknownModelError(
             f"cannot tell which provider serves model `{spec}`: write it as "
-            f"`provider:{spec}` with one of: {_known()}")
+            f"`provider:{spec}` with one of: {_known()}"
+        )
     return inferred, spec
 
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 from ...compiler.ir import ModelSpec
 from ..messages import AIMessage, InvalidToolCall, ToolCall, UsageMetadata
@@ -28,7 +29,7 @@ PROVIDER = "scripted"
 
 
 # Every model built from a spec, newest last: tests read what a run's model received.
-CREATED: deque["ScriptedModel"] = deque(maxlen=64)
+CREATED: deque[ScriptedModel] = deque(maxlen=64)
 
 
 class ScriptError(ValueError):
@@ -44,8 +45,14 @@ class ScriptedModel:
 
     provider = PROVIDER
 
-    def __init__(self, replies: list[AIMessage], *, name: str = "scripted",
-                 profile: ModelProfile | None = None, cycle: bool = False) -> None:
+    def __init__(
+        self,
+        replies: list[AIMessage],
+        *,
+        name: str = "scripted",
+        profile: ModelProfile | None = None,
+        cycle: bool = False,
+    ) -> None:
         self.name = name
         self.profile = profile or ModelProfile(tool_calling=True)
         self.replies = tuple(replies)
@@ -54,7 +61,7 @@ class ScriptedModel:
         self._lock = threading.Lock()  # one counter shared by concurrent runs
 
     @classmethod
-    def from_spec(cls, spec: ModelSpec, base_dir: str) -> "ScriptedModel":
+    def from_spec(cls, spec: ModelSpec, base_dir: str) -> ScriptedModel:
         options = dict(spec.options)
         if spec.name and spec.name != PROVIDER:  # `scripted:PATH`
             options = {**_read_script(Path(base_dir) / spec.name), **options}
@@ -62,11 +69,16 @@ class ScriptedModel:
         if not isinstance(raw, list):
             raise ScriptError(
                 f"the scripted model `{spec.spec}` needs `replies: [...]` (a list of strings "
-                "or maps with content/tool_calls), or `scripted:PATH` naming a JSON file")
+                "or maps with content/tool_calls), or `scripted:PATH` naming a JSON file"
+            )
         profile = ModelProfile(**{"tool_calling": True, **options.get("profile", {})})
         name = str(options.get("name") or spec.name or PROVIDER)  # G5 reads model names
-        model = cls([reply_message(r, i) for i, r in enumerate(raw)], name=name,
-                    profile=profile, cycle=bool(options.get("cycle", False)))
+        model = cls(
+            [reply_message(r, i) for i, r in enumerate(raw)],
+            name=name,
+            profile=profile,
+            cycle=bool(options.get("cycle", False)),
+        )
         CREATED.append(model)
         return model
 
@@ -79,7 +91,8 @@ class ScriptedModel:
                 raise ScriptedRepliesExhausted(
                     f"the scripted model has {len(self.replies)} replies but was called a "
                     f"{_ordinal(index + 1)} time; add replies to the script or end the run "
-                    "sooner")
+                    "sooner"
+                )
             index %= len(self.replies)
         return self.replies[index]
 
@@ -88,10 +101,16 @@ class ScriptedModel:
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[MessageDelta]:
         reply = self._next(request)
-        chunks = tuple(ToolCallChunk(index=i, id=c.id, name=c.name, args=json.dumps(c.args))
-                       for i, c in enumerate(reply.tool_calls))
-        yield MessageDelta(text=reply.text, tool_call_chunks=chunks, usage=reply.usage_metadata,
-                           finish_reason="tool_calls" if chunks else "stop")
+        chunks = tuple(
+            ToolCallChunk(index=i, id=c.id, name=c.name, args=json.dumps(c.args))
+            for i, c in enumerate(reply.tool_calls)
+        )
+        yield MessageDelta(
+            text=reply.text,
+            tool_call_chunks=chunks,
+            usage=reply.usage_metadata,
+            finish_reason="tool_calls" if chunks else "stop",
+        )
 
 
 def _ordinal(n: int) -> str:
@@ -114,18 +133,23 @@ def reply_message(raw: Any, index: int = 0) -> AIMessage:
     if isinstance(raw, str):
         return AIMessage(content=raw)
     if not isinstance(raw, dict):
-        raise ScriptError(f"scripted reply {index + 1} must be a string or a map, "
-                          f"got {type(raw).__name__}")
+        raise ScriptError(
+            f"scripted reply {index + 1} must be a string or a map, got {type(raw).__name__}"
+        )
     unknown = set(raw) - {"content", "tool_calls", "invalid_tool_calls", "usage", "id"}
     if unknown:
-        raise ScriptError(f"scripted reply {index + 1} has unknown keys {sorted(unknown)}; "
-                          "use content, tool_calls, invalid_tool_calls, usage, id")
+        raise ScriptError(
+            f"scripted reply {index + 1} has unknown keys {sorted(unknown)}; "
+            "use content, tool_calls, invalid_tool_calls, usage, id"
+        )
     try:
         return AIMessage(
-            content=raw.get("content", ""), id=raw.get("id"),
+            content=raw.get("content", ""),
+            id=raw.get("id"),
             tool_calls=[ToolCall(**c) for c in raw.get("tool_calls", [])],
             invalid_tool_calls=[InvalidToolCall(**c) for c in raw.get("invalid_tool_calls", [])],
-            usage_metadata=_usage(raw.get("usage")))
+            usage_metadata=_usage(raw.get("usage")),
+        )
     except (TypeError, ValueError) as exc:
         raise ScriptError(f"scripted reply {index + 1} is malformed: {exc}") from None
 

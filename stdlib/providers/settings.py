@@ -11,10 +11,19 @@ naming the variable; an option of the wrong type is a `ModelOptionError` naming 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping
-from ._http import DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, \
-    Endpoint, RateLimit, read_api_key, register_secret
+from typing import TYPE_CHECKING, Any
+
+from ._http import (
+    DEFAULT_CONNECT_TIMEOUT_S,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
+    Endpoint,
+    RateLimit,
+    read_api_key,
+    register_secret,
+)
 from .resolve import ProviderInfo, provider_info
 
 if TYPE_CHECKING:
@@ -26,8 +35,17 @@ class ModelOptionError(ValueError):
 
 
 # Options that configure the client; every other option goes into the request body.
-CLIENT_OPTIONS = frozenset({"timeout", "connect_timeout", "max_retries", "base_url",
-                            "api_key_env", "headers", "rate_limit"})
+CLIENT_OPTIONS = frozenset(
+    {
+        "timeout",
+        "connect_timeout",
+        "max_retries",
+        "base_url",
+        "api_key_env",
+        "headers",
+        "rate_limit",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +57,7 @@ class ModelSettings:
     params: Mapping[str, Any] = field(default_factory=dict)  # temperature, max_tokens …
 
 
-def settings_from_spec(spec: ModelSpec, auth: "AuthStyle") -> ModelSettings:
+def settings_from_spec(spec: ModelSpec, auth: AuthStyle) -> ModelSettings:
     info = provider_info(spec.provider)
     options = dict(spec.options)
     key_env = _opt_str(options, "api_key_env") or info.api_key_env
@@ -48,14 +66,22 @@ def settings_from_spec(spec: ModelSpec, auth: "AuthStyle") -> ModelSettings:
     headers.update(auth.headers(key))
     headers.update(_opt_headers(options))
     endpoint = Endpoint(
-        provider=spec.provider, base_url=base_url_for(info, options), headers=headers,
+        provider=spec.provider,
+        base_url=base_url_for(info, options),
+        headers=headers,
         timeout_s=_opt_float(options, "timeout", DEFAULT_TIMEOUT_S),
         connect_timeout_s=_opt_float(options, "connect_timeout", DEFAULT_CONNECT_TIMEOUT_S),
         max_retries=int(_opt_float(options, "max_retries", DEFAULT_MAX_RETRIES)),
-        rate_limit=_opt_rate_limit(options))
+        rate_limit=_opt_rate_limit(options),
+    )
     params = {k: v for k, v in options.items() if k not in CLIENT_OPTIONS}
-    return ModelSettings(provider=spec.provider, name=spec.name, endpoint=endpoint,
-                         api_key_env=key_env, params=params)
+    return ModelSettings(
+        provider=spec.provider,
+        name=spec.name,
+        endpoint=endpoint,
+        api_key_env=key_env,
+        params=params,
+    )
 
 
 class AuthStyle:
@@ -80,7 +106,8 @@ def base_url_for(info: ProviderInfo, options: Mapping[str, Any]) -> str:
     url = url or info.base_url
     if not url:
         raise ModelOptionError(
-            f"provider `{info.key}` has no default endpoint: set `base_url` in the model's options")
+            f"provider `{info.key}` has no default endpoint: set `base_url` in the model's options"
+        )
     return url.rstrip("/")
 
 
@@ -93,8 +120,9 @@ def _opt_str(options: dict[str, Any], key: str) -> str | None:
 
 def _opt_float(options: dict[str, Any], key: str, default: float | None) -> Any:
     value = options.get(key, default)
-    if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)
-                         and value >= 0):
+    if value is None or (
+        isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+    ):
         return value
     raise ModelOptionError(f"model option `{key}` must be a non-negative number, got {value!r}")
 
@@ -102,7 +130,8 @@ def _opt_float(options: dict[str, Any], key: str, default: float | None) -> Any:
 def _opt_headers(options: dict[str, Any]) -> dict[str, str]:
     value = options.get("headers") or {}
     if not isinstance(value, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
         raise ModelOptionError("model option `headers` must be a map of strings to strings")
     return {k.lower(): v for k, v in value.items()}
 
@@ -111,8 +140,12 @@ def _opt_rate_limit(options: dict[str, Any]) -> RateLimit | None:
     value = options.get("rate_limit")
     if value is None:
         return None
-    if isinstance(value, dict) and isinstance(value.get("requests_per_second"), (int, float)) \
-            and value["requests_per_second"] > 0:
+    if (
+        isinstance(value, dict)
+        and isinstance(value.get("requests_per_second"), (int, float))
+        and value["requests_per_second"] > 0
+    ):
         return RateLimit(float(value["requests_per_second"]), int(value.get("burst", 1)))
     raise ModelOptionError(
-        "model option `rate_limit` must be a map like { requests_per_second: 2, burst: 4 }")
+        "model option `rate_limit` must be a map like { requests_per_second: 2, burst: 4 }"
+    )

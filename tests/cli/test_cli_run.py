@@ -6,11 +6,10 @@ import json
 import re
 
 import pytest
+from cli_kit import ADD, KEY, agent_file, agentc, one_paragraph, scripted
 
 from agentc.cli import main
 from agentc.stdlib.providers.fake_server import FakeReply, FakeToolCall
-
-from cli_kit import ADD, KEY, agent_file, agentc, one_paragraph, scripted
 
 
 def timings(out: str) -> dict[str, list[float]]:
@@ -21,6 +20,7 @@ def timings(out: str) -> dict[str, list[float]]:
 
 
 # ---------------------------------------------------------------- the transcript
+
 
 def test_each_step_shows_its_own_time(workdir, capsys):
     slow = {"tool_calls": [{"name": "slow_add", "args": {"a": 2, "b": 3}, "id": "c1"}]}
@@ -49,12 +49,15 @@ def test_stream_shows_text_and_tool_call_arguments_once(workdir, capsys):
     assert "tool add: 5" in out
 
 
-def test_stream_of_a_real_provider_shows_tool_call_chunks(workdir, capsys, fake_server,
-                                                          monkeypatch):
+def test_stream_of_a_real_provider_shows_tool_call_chunks(
+    workdir, capsys, fake_server, monkeypatch
+):
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     monkeypatch.setenv("OPENAI_BASE_URL", fake_server.openai_base_url)
-    fake_server.push(FakeReply(tool_calls=[FakeToolCall("add", '{"a": 2, "b": 3}', "c1")]),
-                     FakeReply(text="It is 5.", chunks=["It ", "is ", "5."]))
+    fake_server.push(
+        FakeReply(tool_calls=[FakeToolCall("add", '{"a": 2, "b": 3}', "c1")]),
+        FakeReply(text="It is 5.", chunks=["It ", "is ", "5."]),
+    )
     path = agent_file(workdir, 'model "openai:gpt-4o-mini"')
     assert main(["run", str(path), "--input", "2+3?", "--stream"]) == 0
     out = capsys.readouterr().out
@@ -64,6 +67,7 @@ def test_stream_of_a_real_provider_shows_tool_call_chunks(workdir, capsys, fake_
 
 
 # ---------------------------------------------------------------- exit codes
+
 
 def test_exit_0_on_success(workdir):
     path = agent_file(workdir, scripted(ADD, "The answer is 5."))
@@ -96,8 +100,14 @@ def test_exit_1_missing_api_key(workdir):
 def test_exit_1_model_failure(workdir, fake_server):
     fake_server.push(FakeReply(status=400, error_message="bad request body"))
     path = agent_file(workdir, 'model "openai:gpt-4o-mini" { max_retries: 0 }')
-    done = agentc("run", str(path), "--input", "q", cwd=workdir,
-                  env={"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": fake_server.openai_base_url})
+    done = agentc(
+        "run",
+        str(path),
+        "--input",
+        "q",
+        cwd=workdir,
+        env={"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": fake_server.openai_base_url},
+    )
     assert done.returncode == 1 and one_paragraph(done.stderr), done.stderr
     assert "400" in done.stderr and KEY not in done.stderr
 
@@ -109,13 +119,16 @@ def test_exit_1_file_with_errors(workdir):
     assert done.returncode == 1 and "Traceback" not in done.stderr and "error" in done.stderr
 
 
-@pytest.mark.parametrize("argv", [
-    ["run"],  # no file
-    ["run", "missing.agent", "--input", "q"],
-    ["run", "calc.agent", "--input-file", "missing.txt"],
-    ["run", "calc.agent", "--replay", "missing.jsonl", "--input", "q"],
-    ["run", "calc.agent", "--input", "q", "--nope"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run"],  # no file
+        ["run", "missing.agent", "--input", "q"],
+        ["run", "calc.agent", "--input-file", "missing.txt"],
+        ["run", "calc.agent", "--replay", "missing.jsonl", "--input", "q"],
+        ["run", "calc.agent", "--input", "q", "--nope"],
+    ],
+)
 def test_exit_2_usage_and_unreadable_files(workdir, argv):
     agent_file(workdir, scripted("hi"))
     done = agentc(*argv, cwd=workdir)
@@ -131,11 +144,14 @@ def test_exit_2_thread_without_saved_state(workdir, capsys):
 
 # ---------------------------------------------------------------- record and replay
 
+
 def test_record_then_replay_without_server_or_key(workdir, fake_server, monkeypatch, capsys):
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     monkeypatch.setenv("OPENAI_BASE_URL", fake_server.openai_base_url)
-    fake_server.push(FakeReply(tool_calls=[FakeToolCall("add", '{"a": 2, "b": 3}', "c1")]),
-                     FakeReply(text="It is 5."))
+    fake_server.push(
+        FakeReply(tool_calls=[FakeToolCall("add", '{"a": 2, "b": 3}', "c1")]),
+        FakeReply(text="It is 5."),
+    )
     path = agent_file(workdir, 'model "openai:gpt-4o-mini"')
     tape = workdir / "run.jsonl"
     assert main(["run", str(path), "--input", "2+3?", "--record", str(tape)]) == 0
@@ -151,6 +167,7 @@ def test_record_then_replay_without_server_or_key(workdir, fake_server, monkeypa
 
     def lines(out):
         return [ln for ln in out.splitlines() if not ln.startswith(("  [", "--", "thread"))]
+
     assert lines(replayed) == lines(live)
     assert "ai: It is 5." in replayed
 
@@ -170,11 +187,12 @@ def test_replay_of_a_different_run_is_a_clear_error(workdir, fake_server, monkey
 
 def test_record_and_replay_an_agent_used_as_a_tool(workdir, capsys):
     (workdir / "two.agent").write_text(
-        'agentc 1\n'
+        "agentc 1\n"
         f'agent helper "Answers sums." {{\n  {scripted("five")}\n}}\n'
         'agent boss {\n  model "scripted" { replies: [{ tool_calls: [{ name: "helper", '
         'args: { request: "2+3" }, id: "h1" }] }, "The helper says five."] }\n'
-        '  tools [helper]\n}\n')
+        "  tools [helper]\n}\n"
+    )
     tape = workdir / "run.jsonl"
     argv = ["run", str(workdir / "two.agent"), "--agent", "boss", "--input", "q"]
     assert main(argv + ["--record", str(tape)]) == 0
@@ -184,7 +202,7 @@ def test_record_and_replay_an_agent_used_as_a_tool(workdir, capsys):
     assert "The helper says five." in capsys.readouterr().out and "tool helper: five" in live
 
 
-GRAPH = '''agentc 1
+GRAPH = """agentc 1
 use "./steps.py" as steps
 
 graph count {
@@ -197,7 +215,7 @@ graph count {
   edge bump -> bump when n < 3
   edge bump -> END otherwise
 }
-'''
+"""
 STEPS = '''
 def bump(state):
     """Count one more."""
@@ -216,7 +234,10 @@ def test_graph_block_run_shows_each_state_write(workdir, capsys):
     assert main(["run", str(graph_file(workdir)), "--input", "{}"]) == 0
     out = capsys.readouterr().out
     assert [line for line in out.splitlines() if line.startswith("bump → n")] == [
-        "bump → n = 1", "bump → n = 2", "bump → n = 3"]
+        "bump → n = 1",
+        "bump → n = 2",
+        "bump → n = 3",
+    ]
     assert 'bump → log = ["bumped to 3"]' in out
 
 
@@ -234,11 +255,15 @@ def test_graph_block_refuses_text_input_with_a_hint(workdir, capsys):
 
 def test_long_values_are_clipped_unless_verbose(workdir, capsys):
     reply = {"tool_calls": [{"name": "echo", "args": {"text": "x" * 1000}, "id": "e1"}]}
-    (workdir / "echo.py").write_text('def echo(text: str) -> str:\n    """Echo."""\n'
-                                     '    return text\n')
+    (workdir / "echo.py").write_text(
+        'def echo(text: str) -> str:\n    """Echo."""\n    return text\n'
+    )
     path = workdir / "echo.agent"
-    path.write_text('use "./echo.py" as e\nagent a {\n  model "scripted" { replies: ['
-                    + json.dumps(reply) + ', "done"] }\n  tools [e.echo]\n}\n')
+    path.write_text(
+        'use "./echo.py" as e\nagent a {\n  model "scripted" { replies: ['
+        + json.dumps(reply)
+        + ', "done"] }\n  tools [e.echo]\n}\n'
+    )
     assert main(["run", str(path), "--input", "go"]) == 0
     assert "characters; --verbose shows all" in capsys.readouterr().out
     assert main(["run", str(path), "--input", "go", "--verbose"]) == 0
@@ -258,17 +283,26 @@ def test_F11_run_saves_every_step_by_default_exit_saves_once(workdir, capsys):
     path = agent_file(workdir, scripted(ADD, "The answer is 5."))
     assert main(["run", str(path), "--input", "2+3?", "--thread", "t-sync"]) == 0
     path = agent_file(workdir, scripted(ADD, "The answer is 5."))
-    assert main(["run", str(path), "--input", "2+3?", "--thread", "t-exit",
-                 "--durability", "exit"]) == 0
+    assert (
+        main(["run", str(path), "--input", "2+3?", "--thread", "t-exit", "--durability", "exit"])
+        == 0
+    )
     every, once = _saved_steps(path, "t-sync"), _saved_steps(path, "t-exit")
     assert every >= 4 and once < every  # input, model, tools, model … vs the end only
 
 
 def test_F11_durability_from_the_file(workdir, capsys):
-    path = agent_file(workdir, scripted(ADD, "The answer is 5."),
-                      extra='  checkpoint sqlite(".agentc/state.db", durability: "exit")\n')
+    path = agent_file(
+        workdir,
+        scripted(ADD, "The answer is 5."),
+        extra='  checkpoint sqlite(".agentc/state.db", durability: "exit")\n',
+    )
     assert main(["run", str(path), "--input", "2+3?", "--thread", "t-file"]) == 0
-    path_sync = agent_file(workdir, scripted(ADD, "The answer is 5."), name="sync.agent",
-                           extra='  checkpoint sqlite(".agentc/state.db")\n')
+    path_sync = agent_file(
+        workdir,
+        scripted(ADD, "The answer is 5."),
+        name="sync.agent",
+        extra='  checkpoint sqlite(".agentc/state.db")\n',
+    )
     assert main(["run", str(path_sync), "--input", "2+3?", "--thread", "t-default"]) == 0
     assert _saved_steps(path, "t-file") < _saved_steps(path_sync, "t-default")

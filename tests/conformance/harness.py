@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +82,7 @@ def same_error(expected: Trace, got: Trace) -> bool:
 
 # ---------------------------------------------------------------- normalisation
 
+
 class Ids:
     """Maps each id seen to a stable token in order of first appearance."""
 
@@ -99,14 +99,17 @@ def norm_message(m: Any) -> dict[str, Any]:
     kind = m.type
     out: dict[str, Any] = {"type": kind, "content": m.content}
     if kind == "ai":
-        out["tool_calls"] = [(c["name"] if isinstance(c, dict) else c.name,
-                              c["args"] if isinstance(c, dict) else c.args,
-                              c["id"] if isinstance(c, dict) else c.id) for c in m.tool_calls]
-        out["invalid"] = [(c["id"] if isinstance(c, dict) else c.id)
-                          for c in m.invalid_tool_calls]
+        out["tool_calls"] = [
+            (
+                c["name"] if isinstance(c, dict) else c.name,
+                c["args"] if isinstance(c, dict) else c.args,
+                c["id"] if isinstance(c, dict) else c.id,
+            )
+            for c in m.tool_calls
+        ]
+        out["invalid"] = [(c["id"] if isinstance(c, dict) else c.id) for c in m.invalid_tool_calls]
     if kind == "tool":
-        out.update(tool_call_id=m.tool_call_id, status=m.status, name=m.name,
-                   artifact=m.artifact)
+        out.update(tool_call_id=m.tool_call_id, status=m.status, name=m.name, artifact=m.artifact)
     return out
 
 
@@ -131,35 +134,53 @@ def clean(doc: str) -> str:
     """B11: the docstring dedented. Python 3.13 dedents `__doc__` itself (seed 002 ran on
     3.13); on older Pythons LangChain keeps the indentation, agentc dedents as the seat says."""
     import inspect
+
     return inspect.cleandoc(doc or "")
 
 
 def norm_call(messages: list[Any], tools: list[str], choice: Any, fmt: Any) -> dict[str, Any]:
-    return {"messages": [norm_message(m) for m in messages], "tools": tools,
-            "tool_choice": choice, "response_format": fmt}
+    return {
+        "messages": [norm_message(m) for m in messages],
+        "tools": tools,
+        "tool_choice": choice,
+        "response_format": fmt,
+    }
 
 
 # ---------------------------------------------------------------- replies
 
+
 def lc_reply(raw: Any) -> Any:
     from langchain_core.messages import AIMessage
+
     if isinstance(raw, str):
         return AIMessage(content=raw)
-    calls = [{"name": c["name"], "args": c.get("args", {}), "id": c.get("id"),
-              "type": "tool_call"} for c in raw.get("tool_calls", [])]
-    invalid = [{"name": c.get("name"), "args": c.get("args"), "id": c.get("id"),
-                "error": c.get("error"), "type": "invalid_tool_call"}
-               for c in raw.get("invalid_tool_calls", [])]
-    return AIMessage(content=raw.get("content", ""), tool_calls=calls,
-                     invalid_tool_calls=invalid)
+    calls = [
+        {"name": c["name"], "args": c.get("args", {}), "id": c.get("id"), "type": "tool_call"}
+        for c in raw.get("tool_calls", [])
+    ]
+    invalid = [
+        {
+            "name": c.get("name"),
+            "args": c.get("args"),
+            "id": c.get("id"),
+            "error": c.get("error"),
+            "type": "invalid_tool_call",
+        }
+        for c in raw.get("invalid_tool_calls", [])
+    ]
+    return AIMessage(content=raw.get("content", ""), tool_calls=calls, invalid_tool_calls=invalid)
 
 
 # ---------------------------------------------------------------- LangChain side
 
+
 def lc_tools(names: tuple[str, ...]) -> list[Any]:
     from langchain_core.tools import StructuredTool
-    from agentc.stdlib.tools import Tool
     from lc_toolkit import TWINS as twins
+
+    from agentc.stdlib.tools import Tool
+
     out = []
     for name in names:
         if name in twins:
@@ -168,8 +189,12 @@ def lc_tools(names: tuple[str, ...]) -> list[Any]:
         obj = getattr(toolkit, name)
         if isinstance(obj, Tool):
             obj = StructuredTool.from_function(
-                func=obj.fn, name=obj.name, description=obj.description,
-                return_direct=obj.return_direct, response_format=obj.response_format)
+                func=obj.fn,
+                name=obj.name,
+                description=obj.description,
+                return_direct=obj.return_direct,
+                response_format=obj.response_format,
+            )
         out.append(obj)
     return out
 
@@ -177,13 +202,16 @@ def lc_tools(names: tuple[str, ...]) -> list[Any]:
 def lc_output(out: Output | None) -> Any:
     if out is None:
         return None
-    from langchain.agents.structured_output import ProviderStrategy, ToolStrategy
     from typing import Union
+
+    from langchain.agents.structured_output import ProviderStrategy, ToolStrategy
+
     schemas = [getattr(toolkit, s) for s in out.schemas]
     schema = schemas[0] if len(schemas) == 1 else Union[tuple(schemas)]
     if out.strategy == "tool":
-        return ToolStrategy(schema, handle_errors=out.handle_errors,
-                            tool_message_content=out.tool_message_content)
+        return ToolStrategy(
+            schema, handle_errors=out.handle_errors, tool_message_content=out.tool_message_content
+        )
     if out.strategy == "provider":
         return ProviderStrategy(schema)
     return schema
@@ -197,8 +225,7 @@ def lc_model(sc: Scenario, calls: list[dict[str, Any]]) -> Any:
         bound: list = []
 
         def bind_tools(self, tools, **kw):
-            names = [t if isinstance(t, dict) else (t.name, clean(t.description))
-                     for t in tools]
+            names = [t if isinstance(t, dict) else (t.name, clean(t.description)) for t in tools]
             fmt = kw.get("response_format", {}).get("json_schema", {}).get("name")
             self.bound.append((names, kw.get("tool_choice"), fmt))
             return self
@@ -208,8 +235,11 @@ def lc_model(sc: Scenario, calls: list[dict[str, Any]]) -> Any:
             calls.append(norm_call(list(messages), names, choice, fmt))
             return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
-    model = Recording(messages=iter([lc_reply(r) for r in sc.replies]),
-                      model_name=sc.model_name or "fake", bound=[])
+    model = Recording(
+        messages=iter([lc_reply(r) for r in sc.replies]),
+        model_name=sc.model_name or "fake",
+        bound=[],
+    )
     if sc.profile:
         model.profile = sc.profile
     return model
@@ -223,11 +253,15 @@ def run_langchain(sc: Scenario) -> Trace:
     calls: list[dict[str, Any]] = []
     tools = lc_tools(sc.tools) + list(sc.provider_tools)
     store = InMemoryStore() if sc.store else None
-    agent = create_agent(lc_model(sc, calls), tools=tools, system_prompt=sc.prompt,
-                         response_format=lc_output(sc.output),
-                         checkpointer=InMemorySaver() if sc.checkpoint else None,
-                         interrupt_before=["tools"] if sc.interrupt_before_tools else None,
-                         store=store)
+    agent = create_agent(
+        lc_model(sc, calls),
+        tools=tools,
+        system_prompt=sc.prompt,
+        response_format=lc_output(sc.output),
+        checkpointer=InMemorySaver() if sc.checkpoint else None,
+        interrupt_before=["tools"] if sc.interrupt_before_tools else None,
+        store=store,
+    )
     config: dict[str, Any] = {"configurable": {"thread_id": "t1"}}
     if sc.steps is not None:
         config["recursion_limit"] = sc.steps
@@ -266,6 +300,7 @@ def finish(trace: Trace) -> Trace:
 
 # ---------------------------------------------------------------- agentc side
 
+
 def lit(value: Any) -> str:
     """A value written in the `.agent` literal syntax."""
     if value is None:
@@ -287,7 +322,7 @@ def agent_text(sc: Scenario) -> str:
         options["name"] = sc.model_name
     if sc.profile:
         options["profile"] = sc.profile
-    body = [f"  model \"scripted\" {lit(options)}"]
+    body = [f'  model "scripted" {lit(options)}']
     if sc.prompt is not None:
         body.append(f"  prompt {json.dumps(sc.prompt)}")
     tools = [f"kit.{t}" for t in sc.tools] + [lit(p) for p in sc.provider_tools]
@@ -303,8 +338,9 @@ def agent_text(sc: Scenario) -> str:
     if sc.store:
         body.append("  store memory")
     schemas = declared_schemas(sc.output) if sc.output and sc.output.declared else ""
-    return (f'agentc 1\nuse "{TOOLKIT}" as kit\n{schemas}\nagent conf {{\n' +
-            "\n".join(body) + "\n}\n")
+    return (
+        f'agentc 1\nuse "{TOOLKIT}" as kit\n{schemas}\nagent conf {{\n' + "\n".join(body) + "\n}\n"
+    )
 
 
 def declared_schemas(out: Output) -> str:
@@ -313,8 +349,9 @@ def declared_schemas(out: Output) -> str:
     blocks = []
     for name in out.schemas:
         cls = getattr(toolkit, name)
-        fields = "\n".join(f"  {f}: {types[info.annotation]}"
-                           for f, info in cls.model_fields.items())
+        fields = "\n".join(
+            f"  {f}: {types[info.annotation]}" for f, info in cls.model_fields.items()
+        )
         blocks.append(f"schema {name} {json.dumps(cls.__doc__)} {{\n{fields}\n}}\n")
     return "\n" + "\n".join(blocks)
 
@@ -353,8 +390,14 @@ def run_agentc(sc: Scenario, tmp: Path) -> Trace:
         trace.error = type(exc).__name__
         trace.error_mro = tuple(c.__name__ for c in type(exc).__mro__)
     trace.stored = dump_store(getattr(graph, "store", None))
-    trace.calls = [norm_call(list(r.messages), [(t.name, clean(t.description)) for t in r.tools] +
-                             list(r.provider_tools), r.tool_choice,
-                             r.response_format.name if r.response_format else None)
-                   for m in scripted.CREATED for r in m.calls]
+    trace.calls = [
+        norm_call(
+            list(r.messages),
+            [(t.name, clean(t.description)) for t in r.tools] + list(r.provider_tools),
+            r.tool_choice,
+            r.response_format.name if r.response_format else None,
+        )
+        for m in scripted.CREATED
+        for r in m.calls
+    ]
     return finish(trace)

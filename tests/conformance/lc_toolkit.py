@@ -21,8 +21,10 @@ def who_called(q: str, call_id: Annotated[str, InjectedToolCallId]) -> str:
 
 def set_flag(value: str, call_id: Annotated[str, InjectedToolCallId]) -> Command:
     """Answer through a Command that also ends the run."""
-    return Command(update={"messages": [ToolMessage(content=f"flag={value}",
-                                                    tool_call_id=call_id)]}, goto="__end__")
+    return Command(
+        update={"messages": [ToolMessage(content=f"flag={value}", tool_call_id=call_id)]},
+        goto="__end__",
+    )
 
 
 def bad_command(value: str) -> Command:
@@ -38,6 +40,7 @@ def fails_handled(reason: str) -> str:
 def ask_human(question: str) -> str:
     """Ask a person and return the answer."""
     from langgraph.types import interrupt
+
     return str(interrupt(question))
 
 
@@ -58,10 +61,15 @@ def has_store(runtime: ToolRuntime) -> str:
 
 
 TWINS = {
-    "remember": remember, "recall": recall, "has_store": has_store,
+    "remember": remember,
+    "recall": recall,
+    "has_store": has_store,
     "ask_human": ask_human,
-    "count_messages": count_messages, "who_called": who_called, "set_flag": set_flag,
+    "count_messages": count_messages,
+    "who_called": who_called,
+    "set_flag": set_flag,
     "bad_command": bad_command,
-    "fails_handled": StructuredTool.from_function(fails_handled, name="fails_handled",
-                                                  handle_tool_error=True),
+    "fails_handled": StructuredTool.from_function(
+        fails_handled, name="fails_handled", handle_tool_error=True
+    ),
 }

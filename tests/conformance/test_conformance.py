@@ -16,8 +16,10 @@ from scenarios import SCENARIOS  # noqa: E402
 
 HAVE_ORACLE = importlib.util.find_spec("langchain") is not None
 needs_oracle = pytest.mark.skipif(
-    not HAVE_ORACLE, reason="the oracle (langchain==1.4.10) is not installed: "
-                            "pip install -e .[oracle] to run the conformance suite")
+    not HAVE_ORACLE,
+    reason="the oracle (langchain==1.4.10) is not installed: "
+    "pip install -e .[oracle] to run the conformance suite",
+)
 
 
 @needs_oracle

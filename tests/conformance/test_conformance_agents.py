@@ -23,8 +23,10 @@ def add(a: int, b: int) -> int:
     return a + b
 '''
 ADD = {"content": "", "tool_calls": [{"name": "add", "args": {"a": 2, "b": 3}, "id": "a1"}]}
-DELEGATE = {"content": "", "tool_calls": [{"name": "helper", "args": {"request": "add 2, 3"},
-                                           "id": "d1"}]}
+DELEGATE = {
+    "content": "",
+    "tool_calls": [{"name": "helper", "args": {"request": "add 2, 3"}, "id": "d1"}],
+}
 ASK = {"messages": [{"role": "user", "content": "what is 2+3?"}]}
 
 
@@ -34,9 +36,16 @@ class FakeToolModel(GenericFakeChatModel):
 
 
 def lc_model(replies):
-    return FakeToolModel(messages=iter([LcAI(content=r) if isinstance(r, str) else
-                                        LcAI(content=r["content"], tool_calls=r["tool_calls"])
-                                        for r in replies]))
+    return FakeToolModel(
+        messages=iter(
+            [
+                LcAI(content=r)
+                if isinstance(r, str)
+                else LcAI(content=r["content"], tool_calls=r["tool_calls"])
+                for r in replies
+            ]
+        )
+    )
 
 
 @tool
@@ -51,8 +60,9 @@ def langchain_pair(child_replies, parent_replies, checkpointer=None):
     @tool("helper", description="Answers sums.")
     def helper(request: str) -> str:
         """Answers sums."""
-        return child.invoke({"messages": [{"role": "user", "content": request}]}
-                            )["messages"][-1].text
+        return child.invoke({"messages": [{"role": "user", "content": request}]})["messages"][
+            -1
+        ].text
 
     return create_agent(lc_model(parent_replies), tools=[helper], checkpointer=checkpointer)
 
@@ -62,17 +72,29 @@ def agentc_pair(tmp_path, child_replies, parent_replies, parent_extra=""):
     (tmp_path / "two.agent").write_text(
         f'agentc 1\nuse "./kit.py" as kit\n'
         f'agent helper "Answers sums." {{\n  model "scripted" {{ replies: '
-        f'{json.dumps(child_replies)} }}\n  tools [kit.add]\n}}\n'
+        f"{json.dumps(child_replies)} }}\n  tools [kit.add]\n}}\n"
         f'agent boss {{\n  model "scripted" {{ replies: {json.dumps(parent_replies)} }}\n'
-        f'  tools [helper]\n{parent_extra}}}\n')
+        f"  tools [helper]\n{parent_extra}}}\n"
+    )
     return load_agent(tmp_path / "two.agent", "boss")
 
 
 def norm(messages):
-    return [(m.type, m.content, [(c["name"] if isinstance(c, dict) else c.name,
-                                  c["args"] if isinstance(c, dict) else c.args)
-                                 for c in getattr(m, "tool_calls", []) or []],
-             getattr(m, "name", None) if m.type == "tool" else None) for m in messages]
+    return [
+        (
+            m.type,
+            m.content,
+            [
+                (
+                    c["name"] if isinstance(c, dict) else c.name,
+                    c["args"] if isinstance(c, dict) else c.args,
+                )
+                for c in getattr(m, "tool_calls", []) or []
+            ],
+            getattr(m, "name", None) if m.type == "tool" else None,
+        )
+        for m in messages
+    ]
 
 
 def test_H1_agent_as_a_tool_matches_langchain(tmp_path):
@@ -102,4 +124,5 @@ def test_H3_child_saves_under_the_tool_task_namespace_like_langchain(tmp_path):
 
     def shape(spaces):  # the root, and one namespace per tool task
         return sorted(ns.split(":")[0] for ns in spaces)
+
     assert shape(ours) == shape(theirs) == ["", "tools"]

@@ -20,28 +20,43 @@ from agentc.stdlib.providers.fake_mcp_server import FakeMcpServer, FakeMcpTool  
 
 pytestmark = pytest.mark.filterwarnings("ignore::Warning")
 
-SCHEMA = {"type": "object", "title": "ReadArgs", "properties": {
-    "path": {"type": "string", "description": "where"}, "opts": {"type": "object"},
-    "meta": {"type": ["object", "null"]}, "closed": {"type": "object",
-                                                     "additionalProperties": False}},
-    "required": ["path"]}
-RICH = [{"type": "text", "text": "ERROR? no."},
-        {"type": "image", "data": "iVBO", "mimeType": "image/png"},
-        {"type": "resource", "resource": {"uri": "file:///a", "text": "inline"}},
-        {"type": "resource", "resource": {"uri": "file:///b", "blob": "AAAA",
-                                          "mimeType": "application/pdf"}},
-        {"type": "resource_link", "uri": "https://x/y.png", "name": "y",
-         "mimeType": "image/png"},
-        {"type": "resource_link", "uri": "https://x/doc", "name": "doc"}]
+SCHEMA = {
+    "type": "object",
+    "title": "ReadArgs",
+    "properties": {
+        "path": {"type": "string", "description": "where"},
+        "opts": {"type": "object"},
+        "meta": {"type": ["object", "null"]},
+        "closed": {"type": "object", "additionalProperties": False},
+    },
+    "required": ["path"],
+}
+RICH = [
+    {"type": "text", "text": "ERROR? no."},
+    {"type": "image", "data": "iVBO", "mimeType": "image/png"},
+    {"type": "resource", "resource": {"uri": "file:///a", "text": "inline"}},
+    {
+        "type": "resource",
+        "resource": {"uri": "file:///b", "blob": "AAAA", "mimeType": "application/pdf"},
+    },
+    {"type": "resource_link", "uri": "https://x/y.png", "name": "y", "mimeType": "image/png"},
+    {"type": "resource_link", "uri": "https://x/doc", "name": "doc"},
+]
 TOOLS = [
-    FakeMcpTool("read_file", SCHEMA, "Read a file.",
-                lambda a: {"content": [{"type": "text", "text": f"read {a.get('path')}"}]}),
-    FakeMcpTool("rich", {"type": "object"}, None, {"content": RICH,
-                                                   "structuredContent": {"n": 1}}),
-    FakeMcpTool("fails", {"type": "object", "properties": {}}, "Fails.",
-                {"content": [{"type": "text", "text": "disk full"}], "isError": True}),
-    FakeMcpTool("fails_quietly", {"type": "object"}, "Fails.",
-                {"content": [], "isError": True}),
+    FakeMcpTool(
+        "read_file",
+        SCHEMA,
+        "Read a file.",
+        lambda a: {"content": [{"type": "text", "text": f"read {a.get('path')}"}]},
+    ),
+    FakeMcpTool("rich", {"type": "object"}, None, {"content": RICH, "structuredContent": {"n": 1}}),
+    FakeMcpTool(
+        "fails",
+        {"type": "object", "properties": {}},
+        "Fails.",
+        {"content": [{"type": "text", "text": "disk full"}], "isError": True},
+    ),
+    FakeMcpTool("fails_quietly", {"type": "object"}, "Fails.", {"content": [], "isError": True}),
 ]
 CALLS = [("read_file", {"path": "a.txt"}), ("rich", {}), ("fails", {}), ("fails_quietly", {})]
 
@@ -67,22 +82,23 @@ async def oracle(url: str) -> tuple[list, list]:
     by_name = {t.name: t for t in tools}
     results = []
     for i, (name, args) in enumerate(CALLS):
-        m = await by_name[name].ainvoke({"type": "tool_call", "name": name, "args": args,
-                                         "id": f"c{i}"})
+        m = await by_name[name].ainvoke(
+            {"type": "tool_call", "name": name, "args": args, "id": f"c{i}"}
+        )
         results.append((m.name, m.status, no_ids(m.content), m.artifact))
     return seen, results
 
 
 def agentc_run(tmp_path, url: str) -> tuple[list, list]:
-    turn = {"tool_calls": [{"name": n, "args": a, "id": f"c{i}"}
-                           for i, (n, a) in enumerate(CALLS)]}
+    turn = {"tool_calls": [{"name": n, "args": a, "id": f"c{i}"} for i, (n, a) in enumerate(CALLS)]}
     path = tmp_path / "mcp.agent"
-    path.write_text(f'agentc 1\nuse "{url}" as files\nagent a {{\n'
-                    f'  model "scripted" {{ replies: {json.dumps([turn, "done"])} }}\n'
-                    '  tools [files]\n}\n')
+    path.write_text(
+        f'agentc 1\nuse "{url}" as files\nagent a {{\n'
+        f'  model "scripted" {{ replies: {json.dumps([turn, "done"])} }}\n'
+        "  tools [files]\n}\n"
+    )
     sc.CREATED.clear()
-    result = load_agent(str(path), "a").invoke({"messages": [{"role": "user",
-                                                              "content": "go"}]})
+    result = load_agent(str(path), "a").invoke({"messages": [{"role": "user", "content": "go"}]})
     seen = [(t.name, t.description, t.parameters) for t in sc.CREATED[-1].calls[0].tools]
     results = [(m.name, m.status, m.content, m.artifact) for m in result["messages"][2:6]]
     return seen, results

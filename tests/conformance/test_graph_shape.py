@@ -15,8 +15,15 @@ pytest.importorskip("langchain", reason="langchain (the oracle) is not installed
 
 from langchain.agents import create_agent  # noqa: E402
 from langchain.agents.middleware import (  # noqa: E402
-    AgentMiddleware, after_agent, after_model, before_agent, before_model, hook_config,
-    wrap_model_call, wrap_tool_call)
+    AgentMiddleware,
+    after_agent,
+    after_model,
+    before_agent,
+    before_model,
+    hook_config,
+    wrap_model_call,
+    wrap_tool_call,
+)
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel  # noqa: E402
 from langchain_core.messages import AIMessage  # noqa: E402
 from langchain_core.tools import tool  # noqa: E402
@@ -36,6 +43,7 @@ def fake_model() -> FakeModel:
 
 
 # ---------------------------------------------------------------- LangChain twins
+
 
 def add(a: int, b: int) -> int:
     """Add two integers."""
@@ -147,9 +155,18 @@ class Audit(AgentMiddleware):
     def after_model(self, state, runtime): ...
 '''
 
-LC = {"add": add, "lookup": lookup, "start": start, "trim": trim, "gate": gate,
-      "inspect_reply": inspect_reply, "guard": guard, "finish": finish,
-      "retry_model": retry_model, "log_tool": log_tool}
+LC = {
+    "add": add,
+    "lookup": lookup,
+    "start": start,
+    "trim": trim,
+    "gate": gate,
+    "inspect_reply": inspect_reply,
+    "guard": guard,
+    "finish": finish,
+    "retry_model": retry_model,
+    "log_tool": log_tool,
+}
 
 # name → (tools, output, middleware) ; output: None | "tool" | "provider" | "auto"
 MATRIX = {
@@ -163,8 +180,11 @@ MATRIX = {
     "before_agent_before_model": (["add"], None, ["start", "trim"]),
     "after_model_no_tools": ([], None, ["inspect_reply"]),
     "after_model_jumps_no_tools": ([], None, ["guard"]),
-    "all_hooks_with_tools": (["add"], None, ["start", "trim", "gate", "inspect_reply",
-                                             "guard", "finish"]),
+    "all_hooks_with_tools": (
+        ["add"],
+        None,
+        ["start", "trim", "gate", "inspect_reply", "guard", "finish"],
+    ),
     "after_agent_chain": (["add"], None, ["finish", "Audit"]),
     "wrap_model_call": (["add"], None, ["retry_model"]),
     "wrap_tool_call_only": ([], None, ["log_tool"]),
@@ -177,10 +197,15 @@ def _langchain_edges(tools, output, middleware):
     response_format = None
     if output is not None:
         from langchain.agents.structured_output import ProviderStrategy, ToolStrategy
-        response_format = {"tool": ToolStrategy(Answer), "provider": ProviderStrategy(Answer),
-                           "auto": Answer}[output]
-    agent = create_agent(fake_model(), tools=[LC[t] for t in tools], middleware=mw,
-                         response_format=response_format)
+
+        response_format = {
+            "tool": ToolStrategy(Answer),
+            "provider": ProviderStrategy(Answer),
+            "auto": Answer,
+        }[output]
+    agent = create_agent(
+        fake_model(), tools=[LC[t] for t in tools], middleware=mw, response_format=response_format
+    )
     g = agent.get_graph()
     nodes = set(g.nodes)
     edges = {(e.source, e.target, bool(e.conditional)) for e in g.edges}
@@ -209,5 +234,6 @@ def test_A11_graph_shape_matches_create_agent(case: str, tmp_path: Path) -> None
     lc_nodes, lc_edges = _langchain_edges(tools, output, middleware)
     our_nodes, our_edges = _agentc_edges(tmp_path, tools, output, middleware)
     assert our_nodes == lc_nodes
-    assert our_edges == lc_edges, (f"only ours: {sorted(our_edges - lc_edges)}\n"
-                                   f"only langchain: {sorted(lc_edges - our_edges)}")
+    assert our_edges == lc_edges, (
+        f"only ours: {sorted(our_edges - lc_edges)}\nonly langchain: {sorted(lc_edges - our_edges)}"
+    )

@@ -15,8 +15,14 @@ from typing_extensions import TypedDict
 
 from agentc.runtime.types import Command
 from agentc.stdlib.messages import ToolMessage
-from agentc.stdlib.tools import (InjectedState, InjectedStore, InjectedToolCallId,
-                                 ToolException, ToolRuntime, tool)
+from agentc.stdlib.tools import (
+    InjectedState,
+    InjectedStore,
+    InjectedToolCallId,
+    ToolException,
+    ToolRuntime,
+    tool,
+)
 
 
 def add(a: int, b: int) -> int:
@@ -106,8 +112,10 @@ def who_called(q: str, call_id: Annotated[str, InjectedToolCallId]) -> str:
 
 def set_flag(value: str, call_id: Annotated[str, InjectedToolCallId]) -> Command:
     """Answer through a Command that also ends the run."""
-    return Command(update={"messages": [ToolMessage(content=f"flag={value}",
-                                                    tool_call_id=call_id)]}, goto="__end__")
+    return Command(
+        update={"messages": [ToolMessage(content=f"flag={value}", tool_call_id=call_id)]},
+        goto="__end__",
+    )
 
 
 def bad_command(value: str) -> Command:
@@ -157,8 +165,13 @@ class DCAnswer:
     value: int
 
 
-RAW_SCHEMA = {"title": "Raw", "description": "A raw JSON schema.", "type": "object",
-              "properties": {"value": {"type": "integer"}}, "required": ["value"]}
+RAW_SCHEMA = {
+    "title": "Raw",
+    "description": "A raw JSON schema.",
+    "type": "object",
+    "properties": {"value": {"type": "integer"}},
+    "required": ["value"],
+}
 
 
 @tool("echo")
@@ -170,4 +183,5 @@ def echo_loud(text: str) -> str:
 def ask_human(question: str) -> str:
     """Ask a person and return the answer."""
     from agentc.runtime import interrupt
+
     return str(interrupt(question))

@@ -73,12 +73,19 @@ def replies(*items: Any) -> str:
     return json.dumps(list(items))
 
 
-def agent(tmp: Path, *, replies_: list[Any], middleware: str, tools: str = "",
-          extra: str = "", extra_py: str = "") -> Any:
+def agent(
+    tmp: Path,
+    *,
+    replies_: list[Any],
+    middleware: str,
+    tools: str = "",
+    extra: str = "",
+    extra_py: str = "",
+) -> Any:
     body = f"""
     agent a {{
       model "scripted" {{ replies: {json.dumps(replies_)} }}
-      {f'tools [{tools}]' if tools else ''}
+      {f"tools [{tools}]" if tools else ""}
       middleware {{
         {middleware}
       }}
@@ -100,5 +107,14 @@ def model_calls() -> list[Any]:
     return CREATED[-1].calls
 
 
-__all__ = ["Command", "RunConfig", "agent", "ask", "call", "contents", "model_calls", "reply",
-           "write"]
+__all__ = [
+    "Command",
+    "RunConfig",
+    "agent",
+    "ask",
+    "call",
+    "contents",
+    "model_calls",
+    "reply",
+    "write",
+]

@@ -35,11 +35,13 @@ def test_budget_tokens_end(tmp_path):
 
 
 def test_budget_cost_error(tmp_path):
-    a = budget_agent(tmp_path, 'cost: 0.001, prices: { input: 1.0, output: 2.0 }, '
-                               'exit_behavior: "error"')
+    a = budget_agent(
+        tmp_path, 'cost: 0.001, prices: { input: 1.0, output: 2.0 }, exit_behavior: "error"'
+    )
     with pytest.raises(BudgetExceededError, match=r"run cost 0.0008/0.0005 USD"):
-        budget_agent(tmp_path, 'cost: 0.0005, prices: { input: 1.0, output: 2.0 }, '
-                               'exit_behavior: "error"').invoke(ask())
+        budget_agent(
+            tmp_path, 'cost: 0.0005, prices: { input: 1.0, output: 2.0 }, exit_behavior: "error"'
+        ).invoke(ask())
     assert a.invoke(ask())["messages"][-1].content == "second"  # under budget
 
 
@@ -53,6 +55,7 @@ def test_budget_ask_continues_on_yes(tmp_path):
 
 def test_agentc_run_prints_usage_against_budgets(tmp_path, monkeypatch, capsys):
     from agentc.cli import main
+
     monkeypatch.chdir(tmp_path)
     budget_agent(tmp_path, "tokens: 5000, thread_tokens: 9000")
     assert main(["run", str(tmp_path / "t.agent"), "--input", "hi"]) == 0
@@ -74,8 +77,13 @@ def slow(x: int) -> int:
 '''
 
 
-def limits_agent(tmp_path, limits: str, extra: str = "", tool: str = "kit.add",
-                 call: str = 'name: "add", args: { a: 1, b: 2 }'):
+def limits_agent(
+    tmp_path,
+    limits: str,
+    extra: str = "",
+    tool: str = "kit.add",
+    call: str = 'name: "add", args: { a: 1, b: 2 }',
+):
     body = f"""
     agent a {{
       model "scripted" {{ replies: [
@@ -103,8 +111,9 @@ def test_F8_limits_tokens_lower_to_the_budgets_middleware(tmp_path):
 
 
 def test_F8_limits_cost_error_with_prices_from_the_file(tmp_path):
-    a = limits_agent(tmp_path, 'cost: 0.0005, on_budget: "error", '
-                               'prices: { input: 1.0, output: 2.0 }')
+    a = limits_agent(
+        tmp_path, 'cost: 0.0005, on_budget: "error", prices: { input: 1.0, output: 2.0 }'
+    )
     with pytest.raises(BudgetExceededError, match=r"run cost 0.0008/0.0005 USD"):
         a.invoke(ask())
 

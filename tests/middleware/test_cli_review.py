@@ -14,8 +14,9 @@ EXAMPLE = str(Path(__file__).resolve().parents[2] / "examples" / "human_review.a
 
 def test_D10_decisions_file_answers_non_interactively(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "d.json").write_text(json.dumps(
-        {"decisions": [{"type": "reject", "message": "not now"}]}))
+    (tmp_path / "d.json").write_text(
+        json.dumps({"decisions": [{"type": "reject", "message": "not now"}]})
+    )
     code = main(["run", EXAMPLE, "--input", "what is 2+3?", "--decisions", "d.json"])
     out = capsys.readouterr().out
     assert code == 0
@@ -39,14 +40,18 @@ def test_D10_paused_run_resumed_later_with_a_file(tmp_path, monkeypatch, capsys)
     monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
     monkeypatch.setattr(sys, "stdin", open("/dev/null"))
     agent = tmp_path / "r.agent"
-    agent.write_text(Path(EXAMPLE).read_text().replace("checkpoint memory",
-                                                       'checkpoint sqlite("s.db")').replace(
-        '"./tools.py"', json.dumps(str(Path(EXAMPLE).parent / "tools.py"))))
+    agent.write_text(
+        Path(EXAMPLE)
+        .read_text()
+        .replace("checkpoint memory", 'checkpoint sqlite("s.db")')
+        .replace('"./tools.py"', json.dumps(str(Path(EXAMPLE).parent / "tools.py")))
+    )
     assert main(["run", str(agent), "--input", "what is 2+3?", "--thread", "t1"]) == 0
     assert "paused; answer it with" in capsys.readouterr().out
     # a second answer: the scripted model starts its script again in the new process
-    (tmp_path / "d.json").write_text('[{"decisions": [{"type": "approve"}]}, '
-                                     '{"decisions": [{"type": "approve"}]}]')
+    (tmp_path / "d.json").write_text(
+        '[{"decisions": [{"type": "approve"}]}, {"decisions": [{"type": "approve"}]}]'
+    )
     assert main(["run", str(agent), "--thread", "t1", "--decisions", "d.json"]) == 0
     out = capsys.readouterr().out
     assert "tool add: 5" in out and "ai: The answer is 5." in out

@@ -13,7 +13,7 @@ from agentc.stdlib.middleware.binding import middleware_of
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
-HOOKS = '''
+HOOKS = """
 TRACE = []
 
 @wrap_model_call
@@ -60,7 +60,7 @@ class Both(AgentMiddleware):
         self.seen.append(("before", self.label))
     async def aafter_model(self, state, runtime):
         self.seen.append(("after", self.label))
-'''
+"""
 
 
 def test_seed_counting_middleware_counts_across_hooks():
@@ -72,6 +72,7 @@ def test_seed_counting_middleware_counts_across_hooks():
 
 def test_seed_decorators_name_and_dynamic_prompt(capsys):
     from importlib import util
+
     spec = util.spec_from_file_location("example_hooks", EXAMPLES / "hooks.py")
     module = util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -104,14 +105,19 @@ def test_wrap_model_call_first_declared_is_outermost(tmp_path):
     a = agent(tmp_path, replies_=["ok"], middleware="kit.outer\nkit.inner", extra_py=HOOKS)
     a.invoke(ask())
     import sys
-    trace = next(m for n, m in sys.modules.items() if n.startswith("agentc_user_")
-                 and hasattr(m, "TRACE") and m.TRACE).TRACE
+
+    trace = next(
+        m
+        for n, m in sys.modules.items()
+        if n.startswith("agentc_user_") and hasattr(m, "TRACE") and m.TRACE
+    ).TRACE
     assert trace == ["outer>", "inner>", "<inner", "<outer"]
     assert model_calls()[0].messages[0].content == "from inner"
 
 
 def test_C2_jump_to_end_from_before_model(tmp_path):
     from agentc.stdlib.providers.scripted import CREATED
+
     a = agent(tmp_path, replies_=["never"], middleware="kit.stop_early", extra_py=HOOKS)
     last = CREATED[-1] if CREATED else None
     result = a.invoke(ask("stop"))
@@ -122,20 +128,30 @@ def test_C2_jump_to_end_from_before_model(tmp_path):
 
 def test_E1_unknown_tool_reaches_wrap_tool_call_first(tmp_path):
     first = reply("", call("nope", {}, "c1"), call("add", {"a": 1, "b": 1}, "c2"))
-    a = agent(tmp_path, replies_=[first, "ok"], tools="kit.add", middleware="kit.guard",
-              extra_py=HOOKS)
+    a = agent(
+        tmp_path, replies_=[first, "ok"], tools="kit.add", middleware="kit.guard", extra_py=HOOKS
+    )
     result = a.invoke(ask())
     tools = {m.tool_call_id: m.content for m in result["messages"] if m.type == "tool"}
     assert tools == {"c1": "no such tool", "c2": "101"}  # the wrapper edited c2's args
 
 
 def test_before_and_after_agent_hooks_run_once(tmp_path):
-    a = agent(tmp_path, replies_=[reply("", call("add", {"a": 1, "b": 1}, "c1")), "ok"],
-              tools="kit.add", middleware="kit.hello\nkit.bye", extra_py=HOOKS)
+    a = agent(
+        tmp_path,
+        replies_=[reply("", call("add", {"a": 1, "b": 1}, "c1")), "ok"],
+        tools="kit.add",
+        middleware="kit.hello\nkit.bye",
+        extra_py=HOOKS,
+    )
     a.invoke(ask())
     import sys
-    mod = next(m for n, m in sys.modules.items() if n.startswith("agentc_user_")
-               and hasattr(m, "TRACE") and "before_agent" in m.TRACE)
+
+    mod = next(
+        m
+        for n, m in sys.modules.items()
+        if n.startswith("agentc_user_") and hasattr(m, "TRACE") and "before_agent" in m.TRACE
+    )
     assert mod.TRACE.count("before_agent") == 1 and mod.TRACE[-1] == "after_agent"
 
 
@@ -149,12 +165,14 @@ def test_decorator_options_and_bare_form():
     @before_model(name="custom", can_jump_to=["end"])
     def fn(state, runtime):
         return None
+
     assert type(fn).__name__ == "custom"
     assert fn.before_model.__can_jump_to__ == ["end"]
 
 
 def test_agentc_middleware_alias_exports_langchain_names():
     import agentc.middleware as m
+
     assert m.HumanInTheLoopMiddleware.__name__ == "HumanInTheLoop"
     assert m.before_model is before_model
     with pytest.raises(AttributeError):

@@ -37,12 +37,17 @@ def test_prelude_middleware_impl_imports_and_builds(tmp_path, name):
     decl = prelude_decls()[name]
     impl = getattr(importlib.import_module(decl.impl.module), decl.impl.attr)
     assert callable(impl)
-    a = load_agent(write(tmp_path, f"""
+    a = load_agent(
+        write(
+            tmp_path,
+            f"""
     agent a {{
       model "scripted" {{ replies: ["ok"] }}
       middleware {{ {name} {{ {NEEDS.get(name, "")} }} }}
       checkpoint memory
     }}
-    """))
+    """,
+        )
+    )
     [bound] = bound_middleware(a.graph, a.env)
     assert type(bound.obj) is impl

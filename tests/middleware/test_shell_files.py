@@ -20,11 +20,15 @@ def tool_answer(a) -> str:
 
 
 def shell_agent(tmp_path, command: str, settings: str = ""):
-    return agent(tmp_path, replies_=[reply("", call("shell", {"command": command}, "c1")),
-                                     "done"], middleware=f"shell_tool {{ {settings} }}")
+    return agent(
+        tmp_path,
+        replies_=[reply("", call("shell", {"command": command}, "c1")), "done"],
+        middleware=f"shell_tool {{ {settings} }}",
+    )
 
 
 # ---------------------------------------------------------------- shell_tool
+
 
 def test_D17_default_shell_is_not_an_unconfined_host_shell(tmp_path):
     target = tmp_path / "escaped.txt"
@@ -41,22 +45,22 @@ def test_D17_sandbox_command_line_confines_network_files_and_env(tmp_path):
     assert {"--unshare-all", "--clearenv", "--die-with-parent"} <= set(argv)
     writable = [argv[i + 1] for i, a in enumerate(argv) if a == "--bind"]
     assert writable == [str(tmp_path)]  # only the workspace is writable
-    assert ["--setenv", "K", "v"] == argv[argv.index("K") - 1: argv.index("K") + 2]
+    assert ["--setenv", "K", "v"] == argv[argv.index("K") - 1 : argv.index("K") + 2]
     assert argv[-3:] == ["/bin/bash", "-c", "ls"]
 
 
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 def test_D17_sandbox_runs_in_the_workspace_only(tmp_path):
-    a = shell_agent(tmp_path, f"echo hi > note.txt; touch {tmp_path}/escaped.txt; pwd",
-                    'workspace_root: "ws"')
+    a = shell_agent(
+        tmp_path, f"echo hi > note.txt; touch {tmp_path}/escaped.txt; pwd", 'workspace_root: "ws"'
+    )
     answer = tool_answer(a)
     assert (tmp_path / "ws" / "note.txt").read_text() == "hi\n"
     assert not (tmp_path / "escaped.txt").exists() and "/workspace" in answer
 
 
 def test_D17_host_execution_only_when_the_file_says_so(tmp_path):
-    a = shell_agent(tmp_path, "echo hi > note.txt; pwd",
-                    'execution: "host", workspace_root: "ws"')
+    a = shell_agent(tmp_path, "echo hi > note.txt; pwd", 'execution: "host", workspace_root: "ws"')
     answer = tool_answer(a)
     assert answer.strip() == str((tmp_path / "ws").resolve())
     assert (tmp_path / "ws" / "note.txt").read_text() == "hi\n"
@@ -70,8 +74,11 @@ def test_D18_shell_sees_no_host_environment(tmp_path, monkeypatch):
 
 def test_D18_given_env_is_used_alone(tmp_path, monkeypatch):
     monkeypatch.setenv("AGENTC_TEST_SECRET", "s3cret")
-    a = shell_agent(tmp_path, 'echo "[$AGENTC_TEST_SECRET][$GREETING]"',
-                    'execution: "host", env: { GREETING: "hello" }')
+    a = shell_agent(
+        tmp_path,
+        'echo "[$AGENTC_TEST_SECRET][$GREETING]"',
+        'execution: "host", env: { GREETING: "hello" }',
+    )
     assert tool_answer(a).strip() == "[][hello]"
 
 
@@ -90,6 +97,7 @@ def test_D17_failing_startup_command_stops_the_run(tmp_path):
 
 # ---------------------------------------------------------------- file_search
 
+
 @pytest.fixture
 def tree(tmp_path):
     root = tmp_path / "root"
@@ -106,8 +114,11 @@ def tree(tmp_path):
 
 
 def search(tmp, name: str, args: dict, settings: str = 'root_path: "root"') -> str:
-    a = agent(tmp, replies_=[reply("", call(name, args, "c1")), "done"],
-              middleware=f"file_search {{ {settings} }}")
+    a = agent(
+        tmp,
+        replies_=[reply("", call(name, args, "c1")), "done"],
+        middleware=f"file_search {{ {settings} }}",
+    )
     return tool_answer(a)
 
 
@@ -126,27 +137,39 @@ def test_D20_a_link_leading_outside_is_left_out_and_said(tree):
 
 
 def test_D21_content_search_skips_hidden_and_large_files(tree):
-    answer = search(tree, "grep_search", {"pattern": "needle", "output_mode": "content"},
-                    'root_path: "root", max_file_size_mb: 1')
-    assert answer.splitlines() == ["/a.py:1:needle = 1", "/sub/b.py:2:needle()",
-                                   "/sub/b.py:3:needle again"]
+    answer = search(
+        tree,
+        "grep_search",
+        {"pattern": "needle", "output_mode": "content"},
+        'root_path: "root", max_file_size_mb: 1',
+    )
+    assert answer.splitlines() == [
+        "/a.py:1:needle = 1",
+        "/sub/b.py:2:needle()",
+        "/sub/b.py:3:needle again",
+    ]
 
 
 def test_D21_hidden_files_only_when_the_file_says_so(tree):
-    answer = search(tree, "grep_search", {"pattern": "needle", "output_mode": "count"},
-                    'root_path: "root", include_hidden: true')
+    answer = search(
+        tree,
+        "grep_search",
+        {"pattern": "needle", "output_mode": "count"},
+        'root_path: "root", include_hidden: true',
+    )
     assert "/.env:1" in answer.splitlines() and "/big.txt:1" in answer.splitlines()
 
 
 def test_D20_glob_and_grep_answer_with_virtual_paths(tree):
-    assert search(tree, "glob_search", {"pattern": "**/*.py"}).splitlines() \
-        .count("/sub/b.py") == 1
-    assert search(tree, "grep_search", {"pattern": "needle", "include": "*.{py,txt}"}) \
-        .splitlines() == ["/a.py", "/big.txt", "/sub/b.py"]
+    assert search(tree, "glob_search", {"pattern": "**/*.py"}).splitlines().count("/sub/b.py") == 1
+    assert search(
+        tree, "grep_search", {"pattern": "needle", "include": "*.{py,txt}"}
+    ).splitlines() == ["/a.py", "/big.txt", "/sub/b.py"]
     assert search(tree, "grep_search", {"pattern": "("}).startswith("Invalid regex pattern")
 
 
 # ---------------------------------------------------------------- model_refusal
+
 
 def test_G1_model_refusal_turns_a_refusal_into_an_error(tmp_path):
     refused = {"content": [{"type": "refusal", "refusal": "I can't help with that."}]}

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from provider_kit import ANTHROPIC_KEY, OPENAI_KEY
 
 from agentc.stdlib.providers import _http
 from agentc.stdlib.providers.fake_server import FakeProviderServer
-
-from provider_kit import ANTHROPIC_KEY, OPENAI_KEY
 
 
 @pytest.fixture
@@ -29,4 +28,3 @@ def keys(monkeypatch):
 def fast_backoff(monkeypatch):
     """Retries without the SDK-sized waits, so fault tests run in milliseconds."""
     monkeypatch.setattr(_http, "INITIAL_BACKOFF_S", 0.001)
-

@@ -16,17 +16,20 @@ ANTHROPIC_KEY = "sk-ant-test-ANTHROPIC-9876543210"
 
 def run(coro):
     """Run one coroutine on a fresh loop, closing that loop's pooled clients after."""
+
     async def main():
         try:
             return await coro
         finally:
             await _http.close_clients()
+
     return asyncio.run(main())
 
 
 def openai_model(server, name: str = "gpt-4o-mini", **options: Any):
-    return resolve_model(model_spec(f"openai:{name}",
-                                    {"base_url": server.openai_base_url, **options}))
+    return resolve_model(
+        model_spec(f"openai:{name}", {"base_url": server.openai_base_url, **options})
+    )
 
 
 def anthropic_model(server, name: str = "claude-sonnet-4-5", **options: Any):
@@ -34,8 +37,9 @@ def anthropic_model(server, name: str = "claude-sonnet-4-5", **options: Any):
 
 
 def ask(text: str = "hi", **fields: Any) -> ModelRequest:
-    return ModelRequest(messages=(SystemMessage(content="be brief"), HumanMessage(content=text)),
-                        **fields)
+    return ModelRequest(
+        messages=(SystemMessage(content="be brief"), HumanMessage(content=text)), **fields
+    )
 
 
 async def collect(model, request):

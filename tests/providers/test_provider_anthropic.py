@@ -6,15 +6,13 @@ import dataclasses
 import json
 
 import pytest
+from provider_kit import ANTHROPIC_KEY, anthropic_model, ask, collect, run
 
 from agentc.stdlib.messages import AIMessage, HumanMessage, SystemMessage, ToolCall, ToolMessage
 from agentc.stdlib.providers.anthropic import SystemMessagePlacementError, format_messages
 from agentc.stdlib.providers.assemble import assemble
-from agentc.stdlib.providers.base import ModelProfile, ModelRequest, ResponseFormat, \
-    ToolDefinition
+from agentc.stdlib.providers.base import ModelProfile, ModelRequest, ResponseFormat, ToolDefinition
 from agentc.stdlib.providers.fake_server import FakeReply, FakeToolCall
-
-from provider_kit import ANTHROPIC_KEY, anthropic_model, ask, collect, run
 
 ADD = ToolDefinition("add", "Add.", {"type": "object", "properties": {"a": {"type": "number"}}})
 
@@ -49,19 +47,29 @@ def test_tools_tool_choice_and_tool_use(fake_server, keys):
     assert message.response_metadata["stop_reason"] == "tool_use"
     body = fake_server.requests[0].body
     assert body["tool_choice"] == {"type": "any"}
-    assert body["tools"] == [{"name": "add", "description": "Add.",
-                              "input_schema": ADD.parameters}]
+    assert body["tools"] == [{"name": "add", "description": "Add.", "input_schema": ADD.parameters}]
 
 
 def test_stream_assembles_tool_input_json(fake_server, keys):
     args = json.dumps({"a": 98765, "why": "because partial json arrives in pieces"})
-    fake_server.push(FakeReply(text="Sure. ", tool_calls=[
-        FakeToolCall("add", args, "t1"), FakeToolCall("now", "", "t2"),
-        FakeToolCall("add", '{"a": ', "t3")], input_tokens=30, output_tokens=9))
+    fake_server.push(
+        FakeReply(
+            text="Sure. ",
+            tool_calls=[
+                FakeToolCall("add", args, "t1"),
+                FakeToolCall("now", "", "t2"),
+                FakeToolCall("add", '{"a": ', "t3"),
+            ],
+            input_tokens=30,
+            output_tokens=9,
+        )
+    )
     message = assemble(run(collect(anthropic_model(fake_server), ask(tools=(ADD,)))))
     assert message.text == "Sure. "
-    assert message.tool_calls == [ToolCall(name="add", args=json.loads(args), id="t1"),
-                                  ToolCall(name="now", args={}, id="t2")]  # C4: empty → {}
+    assert message.tool_calls == [
+        ToolCall(name="add", args=json.loads(args), id="t1"),
+        ToolCall(name="now", args={}, id="t2"),
+    ]  # C4: empty → {}
     assert [c.id for c in message.invalid_tool_calls] == ["t3"]
     assert (message.usage_metadata.input_tokens, message.usage_metadata.output_tokens) == (30, 9)
     assert message.response_metadata["finish_reason"] == "tool_use"
@@ -70,19 +78,35 @@ def test_stream_assembles_tool_input_json(fake_server, keys):
 
 def test_history_tool_results_merge_into_one_user_turn(fake_server, keys):
     fake_server.push(FakeReply(text="ok"))
-    history = (SystemMessage(content="sys"), HumanMessage(content="go"),
-               AIMessage(content="", tool_calls=[ToolCall(name="add", args={"a": 1}, id="t1"),
-                                                 ToolCall(name="add", args={"a": 2}, id="t2")]),
-               ToolMessage(content="1", tool_call_id="t1"),
-               ToolMessage(content="boom", tool_call_id="t2", status="error"))
+    history = (
+        SystemMessage(content="sys"),
+        HumanMessage(content="go"),
+        AIMessage(
+            content="",
+            tool_calls=[
+                ToolCall(name="add", args={"a": 1}, id="t1"),
+                ToolCall(name="add", args={"a": 2}, id="t2"),
+            ],
+        ),
+        ToolMessage(content="1", tool_call_id="t1"),
+        ToolMessage(content="boom", tool_call_id="t2", status="error"),
+    )
     run(anthropic_model(fake_server).generate(ModelRequest(messages=history)))
     sent = fake_server.requests[0].body["messages"]
-    assert sent[1] == {"role": "assistant", "content": [
-        {"type": "tool_use", "id": "t1", "name": "add", "input": {"a": 1}},
-        {"type": "tool_use", "id": "t2", "name": "add", "input": {"a": 2}}]}
-    assert sent[2] == {"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": "t1", "content": "1"},
-        {"type": "tool_result", "tool_use_id": "t2", "content": "boom", "is_error": True}]}
+    assert sent[1] == {
+        "role": "assistant",
+        "content": [
+            {"type": "tool_use", "id": "t1", "name": "add", "input": {"a": 1}},
+            {"type": "tool_use", "id": "t2", "name": "add", "input": {"a": 2}},
+        ],
+    }
+    assert sent[2] == {
+        "role": "user",
+        "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "1"},
+            {"type": "tool_result", "tool_use_id": "t2", "content": "boom", "is_error": True},
+        ],
+    }
 
 
 def test_native_structured_output(fake_server, keys):
@@ -94,43 +118,75 @@ def test_native_structured_output(fake_server, keys):
 
 
 def test_image_blocks_become_sources():
-    _, turns = format_messages([HumanMessage(content=[
-        {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}},
-        {"type": "image_url", "image_url": {"url": "https://x/y.png"}}])], ModelProfile())
+    _, turns = format_messages(
+        [
+            HumanMessage(
+                content=[
+                    {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}},
+                    {"type": "image_url", "image_url": {"url": "https://x/y.png"}},
+                ]
+            )
+        ],
+        ModelProfile(),
+    )
     assert turns[0]["content"] == [
         {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"}},
-        {"type": "image", "source": {"type": "url", "url": "https://x/y.png"}}]
+        {"type": "image", "source": {"type": "url", "url": "https://x/y.png"}},
+    ]
 
 
 # ---------------------------------------------------------------- B9
 
+
 def test_B9_consecutive_leading_systems_merge():
-    system, turns = format_messages([SystemMessage(content="a"), SystemMessage(content="b"),
-                                     HumanMessage(content="hi")], ModelProfile())
+    system, turns = format_messages(
+        [SystemMessage(content="a"), SystemMessage(content="b"), HumanMessage(content="hi")],
+        ModelProfile(),
+    )
     assert system == [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
     assert turns == [{"role": "user", "content": "hi"}]
 
 
 def test_B9_later_system_raises_when_leading_exists():
     with pytest.raises(SystemMessagePlacementError, match="B9"):
-        format_messages([SystemMessage(content="a"), HumanMessage(content="hi"),
-                         SystemMessage(content="later")], ModelProfile())
+        format_messages(
+            [
+                SystemMessage(content="a"),
+                HumanMessage(content="hi"),
+                SystemMessage(content="later"),
+            ],
+            ModelProfile(),
+        )
 
 
 def test_B9_later_system_without_leading_moves_to_top_with_warning():
     with pytest.warns(UserWarning, match="moved to the top"):
-        system, turns = format_messages([HumanMessage(content="hi"),
-                                         SystemMessage(content="later")], ModelProfile())
+        system, turns = format_messages(
+            [HumanMessage(content="hi"), SystemMessage(content="later")], ModelProfile()
+        )
     assert system == "later" and turns == [{"role": "user", "content": "hi"}]
 
 
 def test_B9_in_place_when_profile_allows_and_after_user_turn():
     profile = dataclasses.replace(ModelProfile(), mid_conversation_system_messages=True)
-    system, turns = format_messages([SystemMessage(content="a"), HumanMessage(content="hi"),
-                                     SystemMessage(content="now terse")], profile)
+    system, turns = format_messages(
+        [
+            SystemMessage(content="a"),
+            HumanMessage(content="hi"),
+            SystemMessage(content="now terse"),
+        ],
+        profile,
+    )
     assert system == "a"
     assert turns[-1] == {"role": "system", "content": [{"type": "text", "text": "now terse"}]}
     # …but not after a plain assistant turn:
     with pytest.raises(SystemMessagePlacementError):
-        format_messages([SystemMessage(content="a"), HumanMessage(content="hi"),
-                         AIMessage(content="yo"), SystemMessage(content="x")], profile)
+        format_messages(
+            [
+                SystemMessage(content="a"),
+                HumanMessage(content="hi"),
+                AIMessage(content="yo"),
+                SystemMessage(content="x"),
+            ],
+            profile,
+        )

@@ -2,34 +2,39 @@
 
 from __future__ import annotations
 
-import json
 import logging
 
 import pytest
+from provider_kit import ANTHROPIC_KEY, OPENAI_KEY, anthropic_model, ask, collect, openai_model, run
 
-from agentc.stdlib.messages import AIMessage, HumanMessage, ToolCall, ToolMessage
+from agentc.stdlib.messages import AIMessage, ToolCall, ToolMessage
 from agentc.stdlib.providers._http import ProviderStatusError
 from agentc.stdlib.providers.assemble import assemble
 from agentc.stdlib.providers.base import ModelRequest
 from agentc.stdlib.providers.cassette import CassetteError, Recording, Replaying
 from agentc.stdlib.providers.fake_server import FakeReply, FakeToolCall
 
-from provider_kit import ANTHROPIC_KEY, OPENAI_KEY, anthropic_model, ask, collect, \
-    openai_model, run
-
 
 def _turns():
     first = ask("add 1 and 2")
-    after = ModelRequest(messages=first.messages + (
-        AIMessage(content="", tool_calls=[ToolCall(name="add", args={"a": 1, "b": 2}, id="c1")]),
-        ToolMessage(content="3", tool_call_id="c1")))
+    after = ModelRequest(
+        messages=first.messages
+        + (
+            AIMessage(
+                content="", tool_calls=[ToolCall(name="add", args={"a": 1, "b": 2}, id="c1")]
+            ),
+            ToolMessage(content="3", tool_call_id="c1"),
+        )
+    )
     return first, after
 
 
 @pytest.mark.parametrize("make", [openai_model, anthropic_model])
 def test_record_then_replay_without_network(fake_server, keys, tmp_path, make):
-    fake_server.push(FakeReply(tool_calls=[FakeToolCall("add", '{"a": 1, "b": 2}', "c1")]),
-                     FakeReply(text="It is 3."))
+    fake_server.push(
+        FakeReply(tool_calls=[FakeToolCall("add", '{"a": 1, "b": 2}', "c1")]),
+        FakeReply(text="It is 3."),
+    )
     path = tmp_path / "run.cassette.jsonl"
     recording = Recording(make(fake_server), path)
     first, after = _turns()
@@ -38,6 +43,7 @@ def test_record_then_replay_without_network(fake_server, keys, tmp_path, make):
         a = await recording.generate(first)
         b = assemble([d async for d in recording.stream(after)])
         return a, b
+
     live_a, live_b = run(live())
     fake_server.stop()  # replay must not need the server
 
@@ -73,10 +79,12 @@ def test_keys_never_appear_in_outputs_or_files(fake_server, keys, tmp_path, caps
     """Every output a run produces, and every file it writes, is grepped for the keys."""
     caplog.set_level(logging.DEBUG)
     echoing = f"Incorrect API key provided: {OPENAI_KEY}"  # a provider echoing the key back
-    fake_server.push(FakeReply(text="ok", tool_calls=[FakeToolCall("add", "{}", "c")]),
-                     FakeReply(status=401, error_message=echoing),
-                     FakeReply(text="streamed"),
-                     FakeReply(status=400, error_message=f"key {ANTHROPIC_KEY} bad"))
+    fake_server.push(
+        FakeReply(text="ok", tool_calls=[FakeToolCall("add", "{}", "c")]),
+        FakeReply(status=401, error_message=echoing),
+        FakeReply(text="streamed"),
+        FakeReply(status=400, error_message=f"key {ANTHROPIC_KEY} bad"),
+    )
     seen: list[str] = []
     o = Recording(openai_model(fake_server), tmp_path / "o.jsonl")
     a = Recording(anthropic_model(fake_server), tmp_path / "a.jsonl")
@@ -90,6 +98,7 @@ def test_keys_never_appear_in_outputs_or_files(fake_server, keys, tmp_path, caps
                 seen.append(f"{err!r} {err}")
         seen.append(f"{o!r} {a!r} {o._model!r} {a._model!r} {o._model.describe()}")
         seen.append(repr(o._model._settings))
+
     run(everything())
     out = capsys.readouterr()
     texts = seen + [out.out, out.err, caplog.text]

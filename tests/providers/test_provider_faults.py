@@ -6,13 +6,15 @@ import asyncio
 import time
 
 import pytest
+from provider_kit import anthropic_model, ask, collect, openai_model, run
 
 from agentc.stdlib.providers import _http
-from agentc.stdlib.providers._http import ProviderConnectionError, ProviderStatusError, \
-    ProviderStreamError
+from agentc.stdlib.providers._http import (
+    ProviderConnectionError,
+    ProviderStatusError,
+    ProviderStreamError,
+)
 from agentc.stdlib.providers.fake_server import FakeReply
-
-from provider_kit import anthropic_model, ask, collect, openai_model, run
 
 
 @pytest.mark.parametrize("status", [408, 409, 429, 500, 503])
@@ -40,8 +42,9 @@ def test_E8_max_retries_option(fake_server, keys, fast_backoff):
 
 @pytest.mark.parametrize("status", [400, 401, 403, 404, 422])
 def test_E8_no_retry_on_client_errors(fake_server, keys, status):
-    fake_server.push(FakeReply(status=status, error_message="Incorrect API key"),
-                     FakeReply(text="never"))
+    fake_server.push(
+        FakeReply(status=status, error_message="Incorrect API key"), FakeReply(text="never")
+    )
     with pytest.raises(ProviderStatusError, match=f"anthropic .*HTTP {status}.*Incorrect API key"):
         run(anthropic_model(fake_server).generate(ask()))
     assert len(fake_server.requests) == 1
@@ -83,8 +86,10 @@ def test_read_timeout(fake_server, keys, fast_backoff):
 
 def test_connection_refused_is_clear(keys, fast_backoff):
     from agentc.stdlib.providers.registry import model_spec, resolve_model
-    model = resolve_model(model_spec("openai:gpt-4o", {"base_url": "http://127.0.0.1:9/v1",
-                                                       "max_retries": 1}))
+
+    model = resolve_model(
+        model_spec("openai:gpt-4o", {"base_url": "http://127.0.0.1:9/v1", "max_retries": 1})
+    )
     with pytest.raises(ProviderConnectionError, match="connection failed calling"):
         run(model.generate(ask()))
 
@@ -117,6 +122,7 @@ def test_rate_limiter_spaces_requests(fake_server, keys):
 
     async def four():
         return await asyncio.gather(*(model.generate(ask()) for _ in range(4)))
+
     started = time.perf_counter()
     run(four())
     # burst of 2 at once, then 2 more at 10/s: at least ~0.2 s
@@ -130,7 +136,10 @@ def test_one_pooled_client_per_provider_and_base_url(fake_server, keys):
     async def calls():
         await a.generate(ask())
         await b.generate(ask())
-        clients = {id(_http.client_for(a._settings.endpoint)),
-                   id(_http.client_for(b._settings.endpoint))}
+        clients = {
+            id(_http.client_for(a._settings.endpoint)),
+            id(_http.client_for(b._settings.endpoint)),
+        }
         return clients
+
     assert len(run(calls())) == 1

@@ -5,20 +5,24 @@ from __future__ import annotations
 import json
 
 import pytest
+from provider_kit import OPENAI_KEY, ask, collect, openai_model, run
 
-from agentc.stdlib.messages import AIMessage, HumanMessage, InvalidToolCall, ToolCall, \
-    ToolMessage
+from agentc.stdlib.messages import AIMessage, HumanMessage, InvalidToolCall, ToolCall, ToolMessage
+from agentc.stdlib.providers._http import MissingAPIKeyError
 from agentc.stdlib.providers.assemble import assemble
 from agentc.stdlib.providers.base import ModelRequest, ResponseFormat, ToolDefinition
 from agentc.stdlib.providers.fake_server import FakeReply, FakeToolCall
-from agentc.stdlib.providers._http import MissingAPIKeyError
 from agentc.stdlib.providers.registry import model_spec, resolve_model
 
-from provider_kit import OPENAI_KEY, ask, collect, openai_model, run
-
-ADD = ToolDefinition("add", "Add two numbers.", {
-    "type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
-    "required": ["a", "b"]})
+ADD = ToolDefinition(
+    "add",
+    "Add two numbers.",
+    {
+        "type": "object",
+        "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+        "required": ["a", "b"],
+    },
+)
 
 
 def test_generate_text_and_wire_format(fake_server, keys):
@@ -35,8 +39,10 @@ def test_generate_text_and_wire_format(fake_server, keys):
     assert sent.body["model"] == "gpt-4o-mini"
     assert sent.body["temperature"] == 0
     assert sent.body["max_completion_tokens"] == 50 and "max_tokens" not in sent.body
-    assert sent.body["messages"] == [{"role": "system", "content": "be brief"},
-                                     {"role": "user", "content": "hi"}]
+    assert sent.body["messages"] == [
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "hi"},
+    ]
     assert "tools" not in sent.body and "stream" not in sent.body
 
 
@@ -47,13 +53,27 @@ def test_B6_tool_choice_any_is_required_and_tools_sent(fake_server, keys):
     assert message.tool_calls == [ToolCall(name="add", args={"a": 1, "b": 2}, id="call_1")]
     body = fake_server.requests[0].body
     assert body["tool_choice"] == "required"
-    assert body["tools"] == [{"type": "function", "function": {
-        "name": "add", "description": "Add two numbers.", "parameters": ADD.parameters}}]
+    assert body["tools"] == [
+        {
+            "type": "function",
+            "function": {
+                "name": "add",
+                "description": "Add two numbers.",
+                "parameters": ADD.parameters,
+            },
+        }
+    ]
 
 
-@pytest.mark.parametrize("choice, wire", [
-    (None, None), ("auto", "auto"), ("none", "none"),
-    ("add", {"type": "function", "function": {"name": "add"}})])
+@pytest.mark.parametrize(
+    "choice, wire",
+    [
+        (None, None),
+        ("auto", "auto"),
+        ("none", "none"),
+        ("add", {"type": "function", "function": {"name": "add"}}),
+    ],
+)
 def test_B6_tool_choice_mapping(fake_server, keys, choice, wire):
     fake_server.push(FakeReply(text="x"))
     run(openai_model(fake_server).generate(ask(tools=(ADD,), tool_choice=choice)))
@@ -61,8 +81,9 @@ def test_B6_tool_choice_mapping(fake_server, keys, choice, wire):
 
 
 def test_C4_invalid_and_empty_arguments(fake_server, keys):
-    fake_server.push(FakeReply(tool_calls=[FakeToolCall("add", '{"a": 1,', "c1"),
-                                           FakeToolCall("now", "", "c2")]))
+    fake_server.push(
+        FakeReply(tool_calls=[FakeToolCall("add", '{"a": 1,', "c1"), FakeToolCall("now", "", "c2")])
+    )
     message = run(openai_model(fake_server).generate(ask(tools=(ADD,))))
     assert message.tool_calls == [ToolCall(name="now", args={}, id="c2")]
     [bad] = message.invalid_tool_calls
@@ -72,8 +93,12 @@ def test_C4_invalid_and_empty_arguments(fake_server, keys):
 
 def test_C4_streaming_assembles_partial_tool_json(fake_server, keys):
     args = json.dumps({"a": 123456, "b": [1, 2, 3], "note": "split across chunks"})
-    fake_server.push(FakeReply(text="Let me add. ", tool_calls=[
-        FakeToolCall("add", args, "c1"), FakeToolCall("add", '{"a": 1', "c2")]))
+    fake_server.push(
+        FakeReply(
+            text="Let me add. ",
+            tool_calls=[FakeToolCall("add", args, "c1"), FakeToolCall("add", '{"a": 1', "c2")],
+        )
+    )
     deltas = run(collect(openai_model(fake_server), ask(tools=(ADD,))))
     assert len(deltas) > 6  # really streamed in pieces
     message = assemble(deltas)
@@ -99,13 +124,18 @@ def test_stream_and_generate_agree(fake_server, keys):
 
 def test_B7_native_structured_output(fake_server, keys):
     fake_server.push(FakeReply(text='{"answer": 4}'))
-    fmt = ResponseFormat("Answer", {"type": "object", "properties": {
-        "answer": {"type": "integer"}}, "required": ["answer"]}, strict=True)
+    fmt = ResponseFormat(
+        "Answer",
+        {"type": "object", "properties": {"answer": {"type": "integer"}}, "required": ["answer"]},
+        strict=True,
+    )
     message = run(openai_model(fake_server).generate(ask(tools=(ADD,), response_format=fmt)))
     assert json.loads(message.text) == {"answer": 4}
     body = fake_server.requests[0].body
-    assert body["response_format"] == {"type": "json_schema", "json_schema": {
-        "name": "Answer", "schema": fmt.schema, "strict": True}}
+    assert body["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "Answer", "schema": fmt.schema, "strict": True},
+    }
     # B7: tools are made strict beside a provider-strategy format, objects closed.
     fn = body["tools"][0]["function"]
     assert fn["strict"] is True and fn["parameters"]["additionalProperties"] is False
@@ -114,22 +144,36 @@ def test_B7_native_structured_output(fake_server, keys):
 def test_history_with_tools_and_images_round_trips(fake_server, keys):
     fake_server.push(FakeReply(text="done"))
     history = (
-        HumanMessage(content=[{"type": "text", "text": "what is this?"},
-                              {"type": "image", "url": "https://x/y.png"}], name="ann"),
-        AIMessage(content="", tool_calls=[ToolCall(name="add", args={"a": 1}, id="c1")],
-                  invalid_tool_calls=[InvalidToolCall(name="add", args="{bad", id="c2")]),
+        HumanMessage(
+            content=[
+                {"type": "text", "text": "what is this?"},
+                {"type": "image", "url": "https://x/y.png"},
+            ],
+            name="ann",
+        ),
+        AIMessage(
+            content="",
+            tool_calls=[ToolCall(name="add", args={"a": 1}, id="c1")],
+            invalid_tool_calls=[InvalidToolCall(name="add", args="{bad", id="c2")],
+        ),
         ToolMessage(content="3", tool_call_id="c1"),
         ToolMessage(content="bad args", tool_call_id="c2", status="error"),
     )
     run(openai_model(fake_server).generate(ModelRequest(messages=history)))
     sent = fake_server.requests[0].body["messages"]
-    assert sent[0] == {"role": "user", "name": "ann", "content": [
-        {"type": "text", "text": "what is this?"},
-        {"type": "image_url", "image_url": {"url": "https://x/y.png"}}]}
+    assert sent[0] == {
+        "role": "user",
+        "name": "ann",
+        "content": [
+            {"type": "text", "text": "what is this?"},
+            {"type": "image_url", "image_url": {"url": "https://x/y.png"}},
+        ],
+    }
     assert sent[1]["content"] is None
     assert sent[1]["tool_calls"] == [
         {"id": "c1", "type": "function", "function": {"name": "add", "arguments": '{"a": 1}'}},
-        {"id": "c2", "type": "function", "function": {"name": "add", "arguments": "{bad"}}]
+        {"id": "c2", "type": "function", "function": {"name": "add", "arguments": "{bad"}},
+    ]
     assert sent[2] == {"role": "tool", "tool_call_id": "c1", "content": "3"}
 
 

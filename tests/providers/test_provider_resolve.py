@@ -9,23 +9,30 @@ import pytest
 
 from agentc.stdlib.providers.profiles import profile_for
 from agentc.stdlib.providers.registry import UnsupportedProviderError, model_spec, resolve_model
-from agentc.stdlib.providers.resolve import PROVIDERS_JSON, UnknownModelError, \
-    parse_model_string, provider_table
+from agentc.stdlib.providers.resolve import (
+    PROVIDERS_JSON,
+    UnknownModelError,
+    parse_model_string,
+    provider_table,
+)
 
 
-@pytest.mark.parametrize("spec, expected", [
-    ("openai:gpt-5.5", ("openai", "gpt-5.5")),
-    ("anthropic:claude-sonnet-4-5", ("anthropic", "claude-sonnet-4-5")),
-    ("ollama:llama3:8b", ("ollama", "llama3:8b")),  # only the first colon splits
-    ("gpt-oss-20b", ("openai", "gpt-oss-20b")),  # A2 reads the name only
-    ("GPT-4o", ("openai", "GPT-4o")),  # case-insensitive
-    ("o3-mini", ("openai", "o3-mini")),
-    ("claude-3-5-haiku", ("anthropic", "claude-3-5-haiku")),
-    ("gemini-2.5-pro", ("google_vertexai", "gemini-2.5-pro")),
-    ("anthropic.claude-v2", ("bedrock", "anthropic.claude-v2")),
-    ("mixtral-8x7b", ("mistralai", "mixtral-8x7b")),
-    ("grok-4", ("xai", "grok-4")),
-])
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ("openai:gpt-5.5", ("openai", "gpt-5.5")),
+        ("anthropic:claude-sonnet-4-5", ("anthropic", "claude-sonnet-4-5")),
+        ("ollama:llama3:8b", ("ollama", "llama3:8b")),  # only the first colon splits
+        ("gpt-oss-20b", ("openai", "gpt-oss-20b")),  # A2 reads the name only
+        ("GPT-4o", ("openai", "GPT-4o")),  # case-insensitive
+        ("o3-mini", ("openai", "o3-mini")),
+        ("claude-3-5-haiku", ("anthropic", "claude-3-5-haiku")),
+        ("gemini-2.5-pro", ("google_vertexai", "gemini-2.5-pro")),
+        ("anthropic.claude-v2", ("bedrock", "anthropic.claude-v2")),
+        ("mixtral-8x7b", ("mistralai", "mixtral-8x7b")),
+        ("grok-4", ("xai", "grok-4")),
+    ],
+)
 def test_A1_A2_parse(spec, expected):
     assert parse_model_string(spec) == expected
 
@@ -38,17 +45,41 @@ def test_A2_unknown_names_raise(spec):
 
 def test_A1_table_matches_langchain():
     from langchain.chat_models import base as lc
+
     ours = {k for k, v in provider_table().providers.items() if v.langchain}
     assert ours == set(lc._BUILTIN_PROVIDERS)
 
 
-@pytest.mark.parametrize("name", [
-    "gpt-4o", "gpt-oss-20b", "o1-preview", "o3", "o4-mini", "chatgpt-4o-latest",
-    "text-davinci-003", "claude-opus-4", "command-r", "accounts/fireworks/models/x",
-    "gemini-2.5-pro", "amazon.titan", "anthropic.claude", "meta.llama3", "mistral-large",
-    "mixtral-8x7b", "deepseek-chat", "grok-4", "sonar-pro", "solar-pro", "llama3", "Claude-X"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "gpt-4o",
+        "gpt-oss-20b",
+        "o1-preview",
+        "o3",
+        "o4-mini",
+        "chatgpt-4o-latest",
+        "text-davinci-003",
+        "claude-opus-4",
+        "command-r",
+        "accounts/fireworks/models/x",
+        "gemini-2.5-pro",
+        "amazon.titan",
+        "anthropic.claude",
+        "meta.llama3",
+        "mistral-large",
+        "mixtral-8x7b",
+        "deepseek-chat",
+        "grok-4",
+        "sonar-pro",
+        "solar-pro",
+        "llama3",
+        "Claude-X",
+    ],
+)
 def test_A2_inference_matches_langchain(name):
     from langchain.chat_models import base as lc
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         expected = lc._attempt_infer_model_provider(name)

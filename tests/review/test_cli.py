@@ -9,21 +9,23 @@ from pathlib import Path
 import pytest
 
 from agentc.cli import main
-from agentc.compiler import ir, render
+from agentc.compiler import ir
 
 from .golden_util import check_golden
 from .test_render import NEEDS_DOT, expected_edges, svg_elements
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(ROOT.glob("examples/*.agent")) + sorted(
-    (Path(__file__).parent / "cases").glob("*.agent"))
+    (Path(__file__).parent / "cases").glob("*.agent")
+)
 
 from agentc.compiler import pipeline
 
 
 def compiled(path: Path) -> ir.Program:
-    result = pipeline.compile_source(path.read_text(encoding="utf-8"), str(path),
-                                     base_dir=str(path.parent))
+    result = pipeline.compile_source(
+        path.read_text(encoding="utf-8"), str(path), base_dir=str(path.parent)
+    )
     assert result.program is not None, [d.message for d in result.diagnostics]
     return result.program
 
@@ -76,8 +78,9 @@ def test_explain_golden(request, capsys, path, name, fmt):
 @pytest.mark.parametrize(("path", "name"), CASES, ids=IDS)
 def test_svg_has_every_node_and_edge(tmp_path, capsys, path, name):
     target = tmp_path / "g.svg"
-    code, _, err = run_cli(capsys, "graph", str(path), "--agent", name, "-f", "svg",
-                           "-o", str(target))
+    code, _, err = run_cli(
+        capsys, "graph", str(path), "--agent", name, "-f", "svg", "-o", str(target)
+    )
     assert code == 0, err
     graph = compiled(path).graph(name)
     nodes, edges = svg_elements(target.read_bytes())
@@ -89,8 +92,9 @@ def test_svg_has_every_node_and_edge(tmp_path, capsys, path, name):
 @pytest.mark.parametrize(("path", "name"), CASES, ids=IDS)
 def test_png_renders(tmp_path, capsys, path, name):
     target = tmp_path / "g.png"
-    code, _, err = run_cli(capsys, "graph", str(path), "--agent", name, "-f", "png",
-                           "-o", str(target))
+    code, _, err = run_cli(
+        capsys, "graph", str(path), "--agent", name, "-f", "png", "-o", str(target)
+    )
     assert code == 0, err
     assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
@@ -106,7 +110,7 @@ def test_html_is_one_self_contained_page(tmp_path, capsys):
     assert "http://" not in page.replace("http://www.w3.org/", "")
     assert "https://" not in page
     assert "<td>D9</td>" in page and "delete_file" in page
-    ET.fromstring(page[page.index("<svg"):page.index("</svg>") + 6])
+    ET.fromstring(page[page.index("<svg") : page.index("</svg>") + 6])
 
 
 def test_missing_dot_names_the_package_and_text_still_works(capsys, monkeypatch):
@@ -132,11 +136,16 @@ def test_explain_diff_moves_D9_to_human(request, tmp_path, capsys):
     cases_dir = Path(__file__).parent / "cases"
     old = tmp_path / "janitor.agent"
     text = (cases_dir / "janitor.agent").read_text(encoding="utf-8")
-    old.write_text(text.replace("human_review { interrupt_on: { delete_file: true, "
-                                "read_file: false } }\n", ""), encoding="utf-8")
+    old.write_text(
+        text.replace(
+            "human_review { interrupt_on: { delete_file: true, read_file: false } }\n", ""
+        ),
+        encoding="utf-8",
+    )
     (tmp_path / "files.py").write_text((cases_dir / "files.py").read_text(), encoding="utf-8")
-    code, out, err = run_cli(capsys, "explain", "--diff", str(old),
-                             str(cases_dir / "janitor.agent"), "--exit-code")
+    code, out, err = run_cli(
+        capsys, "explain", "--diff", str(old), str(cases_dir / "janitor.agent"), "--exit-code"
+    )
     assert code == 1, err
     assert "D9   code → human + code" in out
     # the key that decides, not the middleware line: `delete_file: true` at 18:36

@@ -29,7 +29,8 @@ def test_explain_markdown_golden(request):
 def test_every_seat_once_and_counts_add_up(name):
     dmap = explain.decision_map(fixtures.ALL[name]())
     assert sorted(a.seat.id for a in dmap.answers) == sorted(
-        row.id for row in explain.seat_table().seats)
+        row.id for row in explain.seat_table().seats
+    )
     assert sum(n for *_, n in dmap.counts) == 92
 
 
@@ -86,9 +87,13 @@ def test_hand_built_graph_puts_agent_seats_out_of_play():
 
 
 def test_python_middleware_without_seats_takes_its_hook_points_seats():
-    mw = ir.MiddlewareSpec(name="audit", declared="hooks.audit",
-                           impl=ir.ImportRef(module="./hooks.py", attr="audit", is_file=True),
-                           hooks=[ir.HookPoint.WRAP_TOOL_CALL], span=fixtures.span(11, 5))
+    mw = ir.MiddlewareSpec(
+        name="audit",
+        declared="hooks.audit",
+        impl=ir.ImportRef(module="./hooks.py", attr="audit", is_file=True),
+        hooks=[ir.HookPoint.WRAP_TOOL_CALL],
+        span=fixtures.span(11, 5),
+    )
     g = fixtures.calculator()
     g = g.model_copy(update={"agent": g.agent.model_copy(update={"middleware": [mw]})})
     answer = explain.decision_map(g).answer("D1")
@@ -106,12 +111,16 @@ def test_json_is_serialisable_and_complete():
     data = explain.to_json(explain.decision_map(fixtures.guarded()))
     json.dumps(data)
     d9 = next(s for s in data["seats"] if s["id"] == "D9")
-    assert [p["holder"] for p in d9["parts"]] == ["human", "code"] and d9["parts"][0]["at"] == "12:5"
+    assert [p["holder"] for p in d9["parts"]] == ["human", "code"] and d9["parts"][0][
+        "at"
+    ] == "12:5"
 
 
 def test_diff_shows_moved_holders_and_why(request):
-    old, new = explain.decision_map(fixtures.calculator()), explain.decision_map(
-        fixtures.guarded().model_copy(update={"name": "calculator"}))
+    old, new = (
+        explain.decision_map(fixtures.calculator()),
+        explain.decision_map(fixtures.guarded().model_copy(update={"name": "calculator"})),
+    )
     changes = explain.diff(old, new)
     moved = {c.new.seat.id for c in changes if c.moved}
     assert "D9" in moved and "F1" not in moved and "D10" not in moved  # D10: human both times
@@ -122,12 +131,13 @@ def test_diff_shows_moved_holders_and_why(request):
 
 def _compiled(text: str, name: str = "a") -> ir.Graph:
     from agentc.compiler.pipeline import compile_source
+
     result = compile_source(text, "k.agent")
     assert result.program is not None, [d.message for d in result.diagnostics]
     return result.program.graph(name)
 
 
-REVIEWED = '''agent a {
+REVIEWED = """agent a {
   model "openai:gpt-4o-mini"
   tools [{ type: "web_search" }]
   middleware {
@@ -146,7 +156,7 @@ REVIEWED = '''agent a {
   }
   checkpoint memory
 }
-'''
+"""
 
 
 def test_D9_points_at_the_gated_tool_key_not_the_middleware_line():
@@ -154,7 +164,8 @@ def test_D9_points_at_the_gated_tool_key_not_the_middleware_line():
     gated = explain.decision_map(graph).answer("D9").parts[0]
     assert gated.holder is Holder.HUMAN and (gated.span.line, gated.span.col) == (7, 9)
     assert explain.because(gated, "k.agent") == (
-        "`delete_file` in `interrupt_on` of middleware `human_review` at 7:9")
+        "`delete_file` in `interrupt_on` of middleware `human_review` at 7:9"
+    )
     assert graph.agent.middleware[0].name == "budgets"  # from `limits`, placed first
     review = next(m for m in graph.agent.middleware if m.name == "human_review")
     assert review.config_spans["interrupt_on"].line == 6
@@ -174,16 +185,21 @@ def test_A7_answer_states_our_divergence():
 
 def test_graph_block_hooks_carry_an_explicit_ir_marker(tmp_path):
     from agentc.compiler.render import diagram
-    (tmp_path / "t.py").write_text("def f(state):\n    return {}\n\n\n"
-                                   "def h(state):\n    return {}\n")
-    graph = _compiled(f'''use "{tmp_path / 't.py'}" as t
+
+    (tmp_path / "t.py").write_text(
+        "def f(state):\n    return {}\n\n\ndef h(state):\n    return {}\n"
+    )
+    graph = _compiled(
+        f'''use "{tmp_path / "t.py"}" as t
 graph g {{
   node n = python(t.f)
   edge START -> n
   edge n -> END
   hook before n = python(t.h)
 }}
-''', "g")
+''',
+        "g",
+    )
     [hook] = [n for n in graph.nodes if n.hook is not None]
     assert hook.hook == ir.GraphHook(when=ir.InterruptWhen.BEFORE, node="n")
     [drawn] = [n for n in diagram(graph).nodes if n.id == hook.name]

@@ -12,8 +12,10 @@ from agentc.compiler import ir, render
 from . import fixtures
 from .golden_util import check_golden
 
-NEEDS_DOT = pytest.mark.skipif(not render.dot_available(), reason=(
-    "Graphviz `dot` is not installed (Debian package `graphviz`): SVG/PNG not checked"))
+NEEDS_DOT = pytest.mark.skipif(
+    not render.dot_available(),
+    reason=("Graphviz `dot` is not installed (Debian package `graphviz`): SVG/PNG not checked"),
+)
 
 
 @pytest.mark.parametrize("name", sorted(fixtures.ALL))
@@ -36,8 +38,11 @@ def test_mermaid_follows_draw_mermaid_conventions():
     assert text.startswith("---\nconfig:\n  flowchart:\n    curve: linear\n---\ngraph TD;\n")
     assert "\t__start__([<p>__start__</p>]):::first\n" in text
     assert "\t__end__([<p>__end__</p>]):::last\n" in text
-    for line in ("classDef default fill:#f2f0ff,line-height:1.2", "classDef first fill-opacity:0",
-                 "classDef last fill:#bfb6fc"):
+    for line in (
+        "classDef default fill:#f2f0ff,line-height:1.2",
+        "classDef first fill-opacity:0",
+        "classDef last fill:#bfb6fc",
+    ):
         assert f"\t{line}\n" in text
     assert "\t__start__ --> model;\n" in text
     assert "\tmodel -. &nbsp;tool calls&nbsp; .-> tools;\n" in text
@@ -50,18 +55,25 @@ def test_hook_ids_are_escaped_as_langgraph_does():
 
 def test_conditional_edges_are_dashed_and_labelled():
     d = render.diagram(fixtures.review_loop())
-    conditional = {(e.source, e.target): e.label for e in d.edges
-                   if e.style is render.EdgeStyle.CONDITIONAL}
+    conditional = {
+        (e.source, e.target): e.label for e in d.edges if e.style is render.EdgeStyle.CONDITIONAL
+    }
     assert conditional == {("check", "publish"): "when approved", ("check", "write"): "otherwise"}
     dot = render.to_dot(fixtures.review_loop())
     assert '"check" -> "publish" [style=dashed, label=" when approved "];' in dot
 
 
 def test_condition_text_round_trips_the_language_syntax():
-    cond = ir.BoolCond(kind="and", operands=[
-        ir.FieldCond(name="approved"),
-        ir.CompareCond(op="!=", left=ir.FieldCond(name="draft"), right=ir.LiteralCond(value="")),
-        ir.NotCond(operand=ir.FieldCond(name="review", path=["blocked"]))])
+    cond = ir.BoolCond(
+        kind="and",
+        operands=[
+            ir.FieldCond(name="approved"),
+            ir.CompareCond(
+                op="!=", left=ir.FieldCond(name="draft"), right=ir.LiteralCond(value="")
+            ),
+            ir.NotCond(operand=ir.FieldCond(name="review", path=["blocked"])),
+        ],
+    )
     assert render.condition_text(cond) == 'approved and draft != "" and not review.blocked'
     either = ir.BoolCond(kind="or", operands=[ir.FieldCond(name="a"), ir.FieldCond(name="b")])
     assert render.condition_text(ir.NotCond(operand=either)) == "not (a or b)"
@@ -87,7 +99,9 @@ def test_exit_label_names_return_direct_and_structured_answer():
 def expected_edges(graph: ir.Graph) -> set[tuple[str, str]]:
     pairs = {(e.source, e.target) for e in graph.edges}
     for b in graph.branches:
-        pairs |= {(b.source, c.target) for c in b.cases} | {(b.source, t) for t in b.routes.values()}
+        pairs |= {(b.source, c.target) for c in b.cases} | {
+            (b.source, t) for t in b.routes.values()
+        }
     return pairs
 
 
@@ -131,11 +145,13 @@ def test_missing_dot_is_a_clear_error(monkeypatch):
 
 # ---------------------------------------------------------------- LangGraph as the oracle
 
+
 def _mermaid_edges(text: str) -> set[tuple[str, str, bool]]:
     edges = set()
     for line in text.splitlines():
-        m = re.match(r"\t(\S+) (-->|-\.->|-\. &nbsp;.*?&nbsp; \.->|-- &nbsp;.*?&nbsp; -->) (\S+);",
-                     line)
+        m = re.match(
+            r"\t(\S+) (-->|-\.->|-\. &nbsp;.*?&nbsp; \.->|-- &nbsp;.*?&nbsp; -->) (\S+);", line
+        )
         if m:
             edges.add((m.group(1), m.group(3), m.group(2).startswith("-.")))
     return edges
@@ -156,13 +172,21 @@ def _langgraph_mermaid(tools: bool, middleware: bool) -> str:
         """Add."""
         return a + b
 
-    middleware_list = [mw.HumanInTheLoopMiddleware(interrupt_on={"add": True}),
-                       mw.ModelCallLimitMiddleware(run_limit=3)] if middleware else []
-    agent = lc.create_agent(model=Fake(messages=iter([])), tools=[add] if tools else [],
-                            middleware=middleware_list)
+    middleware_list = (
+        [
+            mw.HumanInTheLoopMiddleware(interrupt_on={"add": True}),
+            mw.ModelCallLimitMiddleware(run_limit=3),
+        ]
+        if middleware
+        else []
+    )
+    agent = lc.create_agent(
+        model=Fake(messages=iter([])), tools=[add] if tools else [], middleware=middleware_list
+    )
     text = agent.get_graph().draw_mermaid()
-    return (text.replace("HumanInTheLoopMiddleware", "human_review")
-            .replace("ModelCallLimitMiddleware", "model_call_limit"))
+    return text.replace("HumanInTheLoopMiddleware", "human_review").replace(
+        "ModelCallLimitMiddleware", "model_call_limit"
+    )
 
 
 def test_calculator_edges_match_create_agent():
@@ -174,8 +198,12 @@ def test_calculator_edges_match_create_agent():
 def _plain_guarded() -> ir.Graph:
     """The guarded fixture without what create_agent above lacks (output, return_direct)."""
     g = fixtures.guarded()
-    branches = [b if b.source != "tools" else b.model_copy(update={"routes": {
-        "model": "model_call_limit.before_model"}}) for b in g.branches]
+    branches = [
+        b
+        if b.source != "tools"
+        else b.model_copy(update={"routes": {"model": "model_call_limit.before_model"}})
+        for b in g.branches
+    ]
     return g.model_copy(update={"branches": branches})
 
 

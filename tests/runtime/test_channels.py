@@ -5,13 +5,21 @@ mostly on graphs in `graphs/channels.agent`; B3 drives the messages channel dire
 from __future__ import annotations
 
 import pytest
+from conftest import agent_graph, chain, chan, compiled, graph, node
 
 from agentc.runtime import EmptyInputError, InvalidUpdateError
-from agentc.stdlib.messages import (REMOVE_ALL_MESSAGES, AIMessage, HumanMessage,
-                                    MessagesChannel, MissingMessageError, RemoveMessage,
-                                    SystemMessage, ToolMessage, add_messages)
 from agentc.runtime.channels import AppendChannel, DeltaKind
-from conftest import agent_graph, chain, chan, compiled, graph, node
+from agentc.stdlib.messages import (
+    REMOVE_ALL_MESSAGES,
+    AIMessage,
+    HumanMessage,
+    MessagesChannel,
+    MissingMessageError,
+    RemoveMessage,
+    SystemMessage,
+    ToolMessage,
+    add_messages,
+)
 
 
 def _agent(name):
@@ -21,8 +29,11 @@ def _agent(name):
 def _msgs_graph(*writes):
     """START -> w0 -> w1 … each node writes one update to `messages`."""
     nodes = [node(f"w{i}", (lambda s, w=w: {"messages": w})) for i, w in enumerate(writes)]
-    return compiled(graph(state=[chan("messages", "messages")], nodes=nodes,
-                          edges=chain(*[n.name for n in nodes])))
+    return compiled(
+        graph(
+            state=[chan("messages", "messages")], nodes=nodes, edges=chain(*[n.name for n in nodes])
+        )
+    )
 
 
 def test_B3_fresh_id_for_message_without_one():
@@ -47,16 +58,24 @@ def test_B3_remove_by_id_and_missing_id_raises():
 
 
 def test_B3_remove_all_keeps_only_what_follows_in_that_update():
-    g = _msgs_graph([AIMessage(content="dropped"), RemoveMessage(id=REMOVE_ALL_MESSAGES),
-                     SystemMessage(content="kept")])
+    g = _msgs_graph(
+        [
+            AIMessage(content="dropped"),
+            RemoveMessage(id=REMOVE_ALL_MESSAGES),
+            SystemMessage(content="kept"),
+        ]
+    )
     out = g.invoke({"messages": ["a", "b"]})
     assert [m.text for m in out["messages"]] == ["kept"]
 
 
 def test_B3_channel_matches_reference_reducer():
     """The incremental channel and the pure reference agree on a mixed sequence."""
-    seq = [["a", ("ai", "b")], [HumanMessage(content="c", id="x")],
-           [AIMessage(content="c2", id="x"), RemoveMessage(id="x"), ("human", "d")]]
+    seq = [
+        ["a", ("ai", "b")],
+        [HumanMessage(content="c", id="x")],
+        [AIMessage(content="c2", id="x"), RemoveMessage(id="x"), ("human", "d")],
+    ]
     ch, ref = MessagesChannel("messages"), None
     for w in seq:
         ch.update([w])
@@ -82,20 +101,37 @@ def test_B3_update_cost_is_incremental_and_views_are_snapshots():
 
 
 def test_A6_strings_pairs_and_role_dicts_become_messages():
-    out = _agent("coerce").invoke({"messages": [
-        "hi", ("system", "sys"), {"role": "assistant", "content": "yo"},
-        {"role": "tool", "content": "r", "tool_call_id": "c"}]})
-    assert [type(m) for m in out["messages"]] == [HumanMessage, SystemMessage, AIMessage,
-                                                   ToolMessage]
+    out = _agent("coerce").invoke(
+        {
+            "messages": [
+                "hi",
+                ("system", "sys"),
+                {"role": "assistant", "content": "yo"},
+                {"role": "tool", "content": "r", "tool_call_id": "c"},
+            ]
+        }
+    )
+    assert [type(m) for m in out["messages"]] == [
+        HumanMessage,
+        SystemMessage,
+        AIMessage,
+        ToolMessage,
+    ]
 
 
 # A5 and ephemeral channels: the language has no syntax for private or ephemeral fields
 # (the agent template makes them), so these two graphs are built as IR.
 
+
 def test_A5_input_keeps_only_input_channels():
     seen = {}
-    g = compiled(graph(state=[chan("a"), chan("private", input=False, output=False)],
-                       nodes=[node("n", lambda s: seen.update(s))], edges=chain("n")))
+    g = compiled(
+        graph(
+            state=[chan("a"), chan("private", input=False, output=False)],
+            nodes=[node("n", lambda s: seen.update(s))],
+            edges=chain("n"),
+        )
+    )
     out = g.invoke({"a": 1, "private": 2, "unknown": 3})
     assert seen == {"a": 1} and out == {"a": 1}
 
@@ -122,12 +158,17 @@ def test_channel_without_default_is_omitted_until_written():
 
 def test_ephemeral_channel_is_cleared_after_the_next_step():
     seen = []
-    g = compiled(graph(
-        state=[chan("jump_to", ephemeral=True, input=False, output=False), chan("k", "add", 0)],
-        nodes=[node("a", lambda s: {"jump_to": "end"}),
-               node("b", lambda s: seen.append(s.get("jump_to")) or {"k": 1}),
-               node("c", lambda s: seen.append(s.get("jump_to")) or {"k": 1})],
-        edges=chain("a", "b", "c")))
+    g = compiled(
+        graph(
+            state=[chan("jump_to", ephemeral=True, input=False, output=False), chan("k", "add", 0)],
+            nodes=[
+                node("a", lambda s: {"jump_to": "end"}),
+                node("b", lambda s: seen.append(s.get("jump_to")) or {"k": 1}),
+                node("c", lambda s: seen.append(s.get("jump_to")) or {"k": 1}),
+            ],
+            edges=chain("a", "b", "c"),
+        )
+    )
     g.invoke({})
     assert seen == ["end", None]
 

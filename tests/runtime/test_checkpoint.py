@@ -10,13 +10,19 @@ import sqlite3
 from dataclasses import dataclass
 
 import pytest
+from conftest import agent_graph
 
-from agentc.runtime import (CheckpointerRequiredError, Durability, MemoryStore, RunConfig,
-                            SqliteStore, UnknownStoredTypeError)
+from agentc.runtime import (
+    CheckpointerRequiredError,
+    Durability,
+    MemoryStore,
+    RunConfig,
+    SqliteStore,
+    UnknownStoredTypeError,
+)
 from agentc.runtime.checkpoint import WriteKind
 from agentc.runtime.errors import SerializationError
 from agentc.runtime.serde import register_type
-from conftest import agent_graph
 
 T = RunConfig(thread_id="t")
 
@@ -57,8 +63,9 @@ def test_F10_checkpointer_requires_thread_id(store):
         _chat(store).invoke(_hi(1))
 
 
-@pytest.mark.parametrize("durability,count", [(Durability.SYNC, 8), (Durability.ASYNC, 8),
-                                              (Durability.EXIT, 1)])
+@pytest.mark.parametrize(
+    "durability,count", [(Durability.SYNC, 8), (Durability.ASYNC, 8), (Durability.EXIT, 1)]
+)
 def test_F11_durability_modes(store, durability, count):
     g = _chat(store)
     out = g.invoke(_hi(3), T, durability=durability)
@@ -82,8 +89,10 @@ def _watching(store, nodes):
 
     def saved():
         last = store.get("t", "")
-        return last is not None and any(kind is WriteKind.RESULT
-                                         for _, kind, _ in store.writes("t", "", last.id))
+        return last is not None and any(
+            kind is WriteKind.RESULT for _, kind, _ in store.writes("t", "", last.id)
+        )
+
     nodes.KNOBS["saved"] = saved
     return g
 
@@ -123,6 +132,7 @@ def test_state_calls_have_async_forms(store):
         history = await g.aget_state_history(T)
         cfg = await g.aupdate_state(T, {"n": 0}, as_node="tools")
         return out, state, history, cfg, await g.aget_state(T)
+
     out, state, history, cfg, after = asyncio.run(main())
     assert state.values == out and history[0].values == out and len(history) == 6
     assert after.next == ("model",) and after.config.checkpoint_id == cfg.checkpoint_id
@@ -186,8 +196,9 @@ def test_D6_unknown_stored_type_is_refused_on_load(tmp_path, nodes):
     g.invoke({}, T, durability=Durability.SYNC)
     # forge a row naming a type this process never registered (what a pickle-free store
     # must refuse rather than rebuild)
-    data = json.loads(store._conn.execute(
-        "SELECT data FROM checkpoints ORDER BY seq DESC").fetchone()[0])
+    data = json.loads(
+        store._conn.execute("SELECT data FROM checkpoints ORDER BY seq DESC").fetchone()[0]
+    )
     data["deltas"]["p"] = ["s", {"__agentc__": "os.system", "data": "rm -rf /"}]
     store._conn.execute("UPDATE checkpoints SET data=? WHERE id=?", (json.dumps(data), data["id"]))
     with pytest.raises(UnknownStoredTypeError, match="os.system"):
@@ -199,6 +210,7 @@ def test_registered_dataclass_round_trips(tmp_path, nodes):
     class Point:
         x: int
         y: int
+
     register_type(Point, "test.Point")
     nodes.KNOBS["point"] = Point(1, 2)
     store = SqliteStore(str(tmp_path / "s.db"))

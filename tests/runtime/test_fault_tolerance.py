@@ -15,7 +15,7 @@ import textwrap
 import time
 from pathlib import Path
 
-GRAPH = '''
+GRAPH = """
 use "./nodes.py" as nodes
 
 graph loop {
@@ -40,9 +40,9 @@ graph fan {
   edge part -> END
   checkpoint sqlite(".agentc/state.db")
 }
-'''
+"""
 
-NODES = textwrap.dedent('''
+NODES = textwrap.dedent("""
     import os, time
     from agentc.runtime import Send
     HERE = os.path.dirname(__file__)
@@ -79,9 +79,9 @@ NODES = textwrap.dedent('''
                 block_here()
         effect(f"part{i}")
         return {"done": [i]}
-''')
+""")
 
-DRIVER = textwrap.dedent('''
+DRIVER = textwrap.dedent("""
     import json, sys
     from agentc.api import load_agent
     from agentc.runtime import RunConfig, Durability
@@ -93,7 +93,7 @@ DRIVER = textwrap.dedent('''
                        durability=Durability.SYNC)
     print(json.dumps({k: ([[m.id, m.text] for m in v] if k == "messages" else v)
                       for k, v in out.items()}))
-''')
+""")
 
 
 def _setup(tmp: Path) -> None:
@@ -129,8 +129,9 @@ def _effects(tmp: Path) -> list[str]:
 def test_F11_kill_and_resume(tmp_path):
     _setup(tmp_path)
     (tmp_path / "block").touch()
-    proc = subprocess.Popen(_cmd(tmp_path, "loop", "start", "t1"), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        _cmd(tmp_path, "loop", "start", "t1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     _kill_when(tmp_path, proc, (tmp_path / "reached").exists)
     assert _effects(tmp_path) == ["0", "1", "2", "3"]
 
@@ -153,8 +154,10 @@ def test_F11_kill_mid_parallel_step_keeps_the_finished_sibling(tmp_path):
             return False
         with sqlite3.connect(db) as conn:
             return conn.execute("SELECT count(*) FROM writes WHERE kind='result'").fetchone()[0] > 0
-    proc = subprocess.Popen(_cmd(tmp_path, "fan", "start", "f1"), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+
+    proc = subprocess.Popen(
+        _cmd(tmp_path, "fan", "start", "f1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     _kill_when(tmp_path, proc, sibling_saved)
     assert _effects(tmp_path) == ["part0"]
 

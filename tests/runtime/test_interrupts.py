@@ -7,13 +7,23 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from conftest import agent_graph
 
-from agentc.runtime import (AgentcRuntimeError, CheckpointerRequiredError, Command,
-                            CommandGraph, EmptyInputError, Interrupt, InvalidUpdateError,
-                            ResumeError, ResumeValidationError, RunConfig, interrupt)
+from agentc.runtime import (
+    AgentcRuntimeError,
+    CheckpointerRequiredError,
+    Command,
+    CommandGraph,
+    EmptyInputError,
+    Interrupt,
+    InvalidUpdateError,
+    ResumeError,
+    ResumeValidationError,
+    RunConfig,
+    interrupt,
+)
 from agentc.runtime.errors import GraphStructureError
 from agentc.runtime.events import InterruptEvent, UpdatesEvent, ValuesEvent
-from conftest import agent_graph
 
 T = RunConfig(thread_id="t")
 
@@ -23,6 +33,7 @@ def _g(name, **kw):
 
 
 # ---------------------------------------------------------------- interrupt() and resume
+
 
 def test_D4_interrupt_without_checkpointer_returns_question_and_resume_fails(nodes):
     g = _g("ask_no_saver")
@@ -87,10 +98,12 @@ def test_async_node_interrupt_and_resume(nodes):
         out = await g.ainvoke({}, T)
         assert out["__interrupt__"][0].value == "async?"
         return await g.ainvoke(Command(resume="y"), T)
+
     assert asyncio.run(main())["answer"] == "y"
 
 
 # ---------------------------------------------------------------- D7 breakpoints
+
 
 def test_D7_interrupt_before_node_and_resume_does_not_stop_again(nodes):
     g = _g("loop_before")
@@ -144,6 +157,7 @@ def test_D7_per_run_breakpoint_on_unknown_node_is_a_clear_error(nodes):
 
 # ---------------------------------------------------------------- D8 Command as input
 
+
 def test_D8_update_state_then_continue(nodes):
     g = _g("loop_before")
     g.invoke({}, T)
@@ -186,8 +200,7 @@ def test_D8_command_goto_on_a_finished_thread_runs_the_node(nodes):
     g = _g("command")
     g.invoke({"x": 1}, T)
     g.invoke(Command(resume="r"), T)
-    assert g.invoke(Command(goto="c", update={"x": 9}), T) == {
-        "x": 9, "log": ["a", "b:r:1", "c"]}
+    assert g.invoke(Command(goto="c", update={"x": 9}), T) == {"x": 9, "log": ["a", "b:r:1", "c"]}
 
 
 def test_D8_command_on_a_fresh_run_starts_from_start_plus_goto(nodes):

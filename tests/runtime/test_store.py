@@ -9,30 +9,44 @@ import json
 import time
 
 import pytest
-
-from agentc.runtime import (InMemoryStore, MemoryStore, RunConfig, SqliteItemStore, StoreError,
-                            compile, open_store)
-from agentc.compiler import ir
 from conftest import END, START, chain, chan, graph, node, program, subgraph
+
+from agentc.compiler import ir
+from agentc.runtime import (
+    InMemoryStore,
+    MemoryStore,
+    RunConfig,
+    SqliteItemStore,
+    StoreError,
+    compile,
+    open_store,
+)
 
 BACKENDS = ["memory", "sqlite"]
 
 
 @pytest.fixture(params=BACKENDS)
 def store(request, tmp_path):
-    s = InMemoryStore() if request.param == "memory" else SqliteItemStore(
-        str(tmp_path / "m" / "memory.db"))
+    s = (
+        InMemoryStore()
+        if request.param == "memory"
+        else SqliteItemStore(str(tmp_path / "m" / "memory.db"))
+    )
     yield s
     s.close()
 
 
 # ---------------------------------------------------------------- the API (both backends)
 
+
 def test_I1_put_get_delete(store):
     store.put(("users", "ann"), "tea", {"likes": "tea", "n": [1, {"x": None}]})
     item = store.get(("users", "ann"), "tea")
-    assert (item.namespace, item.key, item.value) == (("users", "ann"), "tea",
-                                                      {"likes": "tea", "n": [1, {"x": None}]})
+    assert (item.namespace, item.key, item.value) == (
+        ("users", "ann"),
+        "tea",
+        {"likes": "tea", "n": [1, {"x": None}]},
+    )
     assert item.created_at == item.updated_at and item.created_at.tzinfo is not None
     assert store.get(("users", "ann"), "coffee") is None
     assert store.get(("users",), "tea") is None  # a namespace is exact for get
@@ -76,9 +90,16 @@ def test_I1_search_by_namespace_prefix(store):
 
 def test_I1_search_filter_and_paging(store):
     for i in range(6):
-        store.put(("docs",), f"d{i}", {"n": i, "kind": "even" if i % 2 == 0 else "odd",
-                                        "meta": {"lang": "en" if i < 3 else "fr"}})
-    keys = (lambda **kw: [i.key for i in store.search(("docs",), **kw)])
+        store.put(
+            ("docs",),
+            f"d{i}",
+            {
+                "n": i,
+                "kind": "even" if i % 2 == 0 else "odd",
+                "meta": {"lang": "en" if i < 3 else "fr"},
+            },
+        )
+    keys = lambda **kw: [i.key for i in store.search(("docs",), **kw)]
     assert keys(filter={"kind": "even"}) == ["d0", "d2", "d4"]
     assert keys(filter={"meta": {"lang": "fr"}}) == ["d3", "d4", "d5"]
     assert keys(filter={"n": {"$gte": 2, "$lt": 4}}) == ["d2", "d3"]
@@ -91,37 +112,48 @@ def test_I1_search_filter_and_paging(store):
 
 
 def test_I1_list_namespaces(store):
-    for ns in [("a", "b", "c"), ("a", "b", "d", "e"), ("a", "b", "d", "i"), ("a", "b", "f"),
-               ("a", "c", "f"), ("x",)]:
+    for ns in [
+        ("a", "b", "c"),
+        ("a", "b", "d", "e"),
+        ("a", "b", "d", "i"),
+        ("a", "b", "f"),
+        ("a", "c", "f"),
+        ("x",),
+    ]:
         store.put(ns, "k", {})
     assert store.list_namespaces(prefix=("a", "b"), max_depth=3) == [
-        ("a", "b", "c"), ("a", "b", "d"), ("a", "b", "f")]
+        ("a", "b", "c"),
+        ("a", "b", "d"),
+        ("a", "b", "f"),
+    ]
     assert store.list_namespaces(suffix=("f",)) == [("a", "b", "f"), ("a", "c", "f")]
     assert store.list_namespaces(prefix=("a", "*", "f")) == [("a", "b", "f"), ("a", "c", "f")]
     assert store.list_namespaces(max_depth=1) == [("a",), ("x",)]
-    assert store.list_namespaces(limit=2, offset=1) == [("a", "b", "d", "e"),
-                                                        ("a", "b", "d", "i")]
+    assert store.list_namespaces(limit=2, offset=1) == [("a", "b", "d", "e"), ("a", "b", "d", "i")]
     store.delete(("x",), "k")
     assert ("x",) not in store.list_namespaces()  # only namespaces holding items
 
 
-@pytest.mark.parametrize("call, words", [
-    (lambda s: s.put((), "k", {}), "at least one label"),
-    (lambda s: s.put(("a.b",), "k", {}), "without `.`"),
-    (lambda s: s.put(("",), "k", {}), "non-empty"),
-    (lambda s: s.put(["a"], "k", {}), "tuple"),
-    (lambda s: s.put(("a", 1), "k", {}), "non-empty string"),
-    (lambda s: s.put(("a",), 3, {}), "key"),
-    (lambda s: s.put(("a",), "k", "text"), "JSON object"),
-    (lambda s: s.put(("a",), "k", {"s": {1, 2}}), "value['s'] is a set"),
-    (lambda s: s.put(("a",), "k", {"o": object()}), "not a JSON value"),
-    (lambda s: s.put(("a",), "k", {"f": float("nan")}), "JSON cannot hold"),
-    (lambda s: s.put(("a",), "k", {"d": {1: "x"}}), "keys are strings"),
-    (lambda s: s.search(("a",), query="tea"), "no semantic index"),
-    (lambda s: s.search(("a",), filter={"n": {"$like": 1}}), "unknown filter operator"),
-    (lambda s: s.search(("a",), limit=-1), "limit"),
-    (lambda s: s.list_namespaces(max_depth=0), "max_depth"),
-])
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda s: s.put((), "k", {}), "at least one label"),
+        (lambda s: s.put(("a.b",), "k", {}), "without `.`"),
+        (lambda s: s.put(("",), "k", {}), "non-empty"),
+        (lambda s: s.put(["a"], "k", {}), "tuple"),
+        (lambda s: s.put(("a", 1), "k", {}), "non-empty string"),
+        (lambda s: s.put(("a",), 3, {}), "key"),
+        (lambda s: s.put(("a",), "k", "text"), "JSON object"),
+        (lambda s: s.put(("a",), "k", {"s": {1, 2}}), "value['s'] is a set"),
+        (lambda s: s.put(("a",), "k", {"o": object()}), "not a JSON value"),
+        (lambda s: s.put(("a",), "k", {"f": float("nan")}), "JSON cannot hold"),
+        (lambda s: s.put(("a",), "k", {"d": {1: "x"}}), "keys are strings"),
+        (lambda s: s.search(("a",), query="tea"), "no semantic index"),
+        (lambda s: s.search(("a",), filter={"n": {"$like": 1}}), "unknown filter operator"),
+        (lambda s: s.search(("a",), limit=-1), "limit"),
+        (lambda s: s.list_namespaces(max_depth=0), "max_depth"),
+    ],
+)
 def test_I1_bad_calls_are_clear_errors(store, call, words):
     with pytest.raises(StoreError, match=None) as err:
         call(store)
@@ -137,6 +169,7 @@ def test_I1_async_adapter(store):
         spaces = await store.alist_namespaces(prefix=("n",))
         await store.adelete(("n",), "k")
         return got.value, [i.key for i in found], spaces, await store.aget(("n",), "k")
+
     assert asyncio.run(go()) == ({"v": 1}, ["k"], [("n",)], None)
 
 
@@ -149,6 +182,7 @@ def test_I1_item_dict_is_langgraphs_shape(store):
 
 def test_I1_sqlite_persists_and_shares_the_checkpoint_file(tmp_path):
     from agentc.runtime import SqliteStore
+
     path = str(tmp_path / "state.db")
     checkpoints = SqliteStore(path)
     first = SqliteItemStore(path)
@@ -172,6 +206,7 @@ def test_I1_open_store_follows_the_spec(tmp_path):
 
 # ---------------------------------------------------------------- wiring: ctx.store
 
+
 def _seen():
     seen = []
 
@@ -180,6 +215,7 @@ def _seen():
         if ctx.store is not None:
             ctx.store.put(("log",), ctx.node, {"step": ctx.step})
         return {"x": 1}
+
     return seen, look
 
 
@@ -212,8 +248,12 @@ def test_I1_store_without_a_checkpointer():
 def test_I1_subgraph_shares_the_parents_store():
     seen, look = _seen()
     child = graph("child", state=[chan("x")], nodes=[node("inner", look)], edges=chain("inner"))
-    parent = graph("parent", state=[chan("x")], nodes=[subgraph("sub", "child")],
-                   edges=[(START, "sub"), ("sub", END)])
+    parent = graph(
+        "parent",
+        state=[chan("x")],
+        nodes=[subgraph("sub", "child")],
+        edges=[(START, "sub"), ("sub", END)],
+    )
     memory = InMemoryStore()
     compile(program(parent, child), "parent", store=memory).invoke({})
     assert seen[0][0] is memory
@@ -226,9 +266,15 @@ def test_I1_routers_see_the_store():
     def pick(state, ctx):
         seen.append(ctx.store)
         return "end"
+
     from conftest import router
-    g = graph(state=[chan("x")], nodes=[node("a", lambda s: {"x": 1})],
-              edges=[(START, "a")], branches=[router("a", pick, {"end": END})])
+
+    g = graph(
+        state=[chan("x")],
+        nodes=[node("a", lambda s: {"x": 1})],
+        edges=[(START, "a")],
+        branches=[router("a", pick, {"end": END})],
+    )
     memory = InMemoryStore()
     compile(program(g), "g", store=memory).invoke({})
     assert seen == [memory]

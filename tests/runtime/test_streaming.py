@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import asyncio
 
-from agentc.runtime.events import (CustomEvent, DebugEvent, DebugKind, MessagesEvent,
-                                   UpdatesEvent, ValuesEvent)
 from conftest import agent_graph
+
+from agentc.runtime.events import (
+    CustomEvent,
+    DebugEvent,
+    DebugKind,
+    MessagesEvent,
+    UpdatesEvent,
+    ValuesEvent,
+)
 
 
 def _g(name):
@@ -16,12 +23,22 @@ def _g(name):
 
 def test_values_and_updates_modes(nodes):
     events = list(_g("two_steps").stream({"x": 0}, mode=["values", "updates"]))
-    assert [type(e) for e in events] == [ValuesEvent, UpdatesEvent, ValuesEvent, UpdatesEvent,
-                                         ValuesEvent]
-    assert [e.values for e in events if isinstance(e, ValuesEvent)] == [{"x": 0}, {"x": 1},
-                                                                         {"x": 11}]
+    assert [type(e) for e in events] == [
+        ValuesEvent,
+        UpdatesEvent,
+        ValuesEvent,
+        UpdatesEvent,
+        ValuesEvent,
+    ]
+    assert [e.values for e in events if isinstance(e, ValuesEvent)] == [
+        {"x": 0},
+        {"x": 1},
+        {"x": 11},
+    ]
     assert [(e.node, e.update) for e in events if isinstance(e, UpdatesEvent)] == [
-        ("a", {"x": 1}), ("b", {"x": 10})]
+        ("a", {"x": 1}),
+        ("b", {"x": 10}),
+    ]
 
 
 def test_messages_deltas_arrive_as_emitted(nodes):
@@ -35,6 +52,7 @@ def test_messages_deltas_arrive_as_emitted(nodes):
             if len(got) == 2:
                 nodes.KNOBS["release"].set()
         return got
+
     got = asyncio.run(main())
     assert [type(e) for e in got] == [MessagesEvent, MessagesEvent, CustomEvent]
     assert [e.payload for e in got[:2]] == ["he", "llo"] and got[0].node == "a"
@@ -56,4 +74,5 @@ def test_stream_called_inside_running_loop(nodes):
 
     async def main():
         return [e.values for e in g.stream({}, mode="values")]
+
     assert asyncio.run(main())[-1] == {"x": 11}

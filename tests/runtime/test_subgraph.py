@@ -5,10 +5,9 @@ interrupts crossing the boundary, Command(graph=PARENT) — on graphs in
 from __future__ import annotations
 
 import pytest
-
-from agentc.runtime import (Command, InvalidUpdateError, MemoryStore, RecursionLimitError,
-                            RunConfig)
 from conftest import agent_graph
+
+from agentc.runtime import Command, InvalidUpdateError, MemoryStore, RecursionLimitError, RunConfig
 
 T = RunConfig(thread_id="t")
 

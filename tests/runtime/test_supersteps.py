@@ -7,10 +7,10 @@ import asyncio
 import time
 
 import pytest
-
-from agentc.runtime import (InvalidUpdateError, RecursionLimitError, RunConfig, StepTimeoutError)
-from agentc.runtime.errors import GraphStructureError
 from conftest import GRAPHS, agent_graph
+
+from agentc.runtime import InvalidUpdateError, RecursionLimitError, RunConfig, StepTimeoutError
+from agentc.runtime.errors import GraphStructureError
 
 
 def _g(name, **kw):
@@ -47,6 +47,7 @@ def test_E6_first_failure_aborts_step(nodes):
         with pytest.raises(KeyError, match="boom"):
             await g.ainvoke({"items": [0, 1, 2]})
         assert time.perf_counter() - t0 < 2 and nodes.KNOBS.get("cancelled")
+
     asyncio.run(main())
 
 
@@ -135,6 +136,7 @@ def test_sync_invoke_works_inside_a_running_loop(nodes):
 
     async def main():
         return g.invoke({})  # sync API called from async code: runs on a helper thread
+
     assert asyncio.run(main())["n"] == 5
 
 
@@ -143,11 +145,13 @@ def test_concurrent_runs_share_one_compiled_graph(nodes):
 
     async def main():
         return await asyncio.gather(*(g.ainvoke({"n": i % 3}) for i in range(200)))
+
     assert all(r["n"] == 5 for r in asyncio.run(main()))
 
 
 def test_E5_sync_cost_policy():
     from agentc.runtime.bind import SyncCost
+
     cost = SyncCost()
     for _ in range(SyncCost.PROVE - 1):
         cost.observe(1_000)
@@ -164,6 +168,7 @@ def test_E5_cheap_lone_sync_node_runs_inline_slow_one_in_a_thread(nodes, monkeyp
     import threading
 
     from agentc.runtime.bind import SyncCost
+
     # A generous bound so a loaded CI machine cannot make the cheap node look slow; the
     # slow node sleeps 20 ms, well past it.
     monkeypatch.setattr(SyncCost, "CHEAP_NS", 5_000_000)
@@ -172,6 +177,7 @@ def test_E5_cheap_lone_sync_node_runs_inline_slow_one_in_a_thread(nodes, monkeyp
     async def run(g):
         loop_thread.append(threading.get_ident())
         return await g.ainvoke({})
+
     asyncio.run(run(_g("lone_sync")))  # six calls of a cheap node
     inline = [t == loop_thread[0] for t in nodes.CALLS]
     # proven cheap after three calls in the pool, inline from then on

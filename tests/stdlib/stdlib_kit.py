@@ -6,11 +6,9 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
-
 from agentc.compiler import ir
 
-SPAN = ir.SourceSpan(file="t.agent", line=1, col=1, end_line=1, end_col=2, offset=0,
-                     end_offset=1)
+SPAN = ir.SourceSpan(file="t.agent", line=1, col=1, end_line=1, end_col=2, offset=0, end_offset=1)
 
 
 @dataclass
@@ -41,27 +39,52 @@ class FakeCtx:
 
 
 def tool_spec(name: str, return_direct: bool = False, injected=()) -> ir.ToolSpec:
-    return ir.ToolSpec(name=name, description=name, parameters={}, span=SPAN,
-                       ref=ir.ImportRef(module="test", attr=name), return_direct=return_direct,
-                       injected=list(injected))
+    return ir.ToolSpec(
+        name=name,
+        description=name,
+        parameters={},
+        span=SPAN,
+        ref=ir.ImportRef(module="test", attr=name),
+        return_direct=return_direct,
+        injected=list(injected),
+    )
 
 
-def make_agent(replies, *, tools=(), objects=None, prompt=None, output=None, schemas=(),
-               provider_tools=(), profile=None, model_options=None):
+def make_agent(
+    replies,
+    *,
+    tools=(),
+    objects=None,
+    prompt=None,
+    output=None,
+    schemas=(),
+    provider_tools=(),
+    profile=None,
+    model_options=None,
+):
     options = {"replies": list(replies), **(model_options or {})}
     if profile:
         options["profile"] = profile
-    model = ir.ModelSpec(spec="scripted", provider="scripted", name="", options=options,
-                         span=SPAN)
-    agent = ir.AgentSpec(model=model, prompt=prompt, tools=list(tools), output=output,
-                         provider_tools=[ir.ProviderToolSpec(definition=d, span=SPAN)
-                                         for d in provider_tools])
-    graph = ir.Graph(name="a", kind=ir.GraphKind.AGENT, state=[], nodes=[], edges=[],
-                     limits=ir.Limits(steps=ir.Bound(value=9999)),
-                     checkpoint=ir.CheckpointSpec(kind=ir.CheckpointKind.NONE), agent=agent,
-                     span=SPAN)
-    program = ir.Program(source=ir.SourceRef(file="t.agent", sha256="0"), graphs=[graph],
-                         schemas=list(schemas))
+    model = ir.ModelSpec(spec="scripted", provider="scripted", name="", options=options, span=SPAN)
+    agent = ir.AgentSpec(
+        model=model,
+        prompt=prompt,
+        tools=list(tools),
+        output=output,
+        provider_tools=[ir.ProviderToolSpec(definition=d, span=SPAN) for d in provider_tools],
+    )
+    graph = ir.Graph(
+        name="a",
+        kind=ir.GraphKind.AGENT,
+        state=[],
+        nodes=[],
+        edges=[],
+        limits=ir.Limits(steps=ir.Bound(value=9999)),
+        checkpoint=ir.CheckpointSpec(kind=ir.CheckpointKind.NONE),
+        agent=agent,
+        span=SPAN,
+    )
+    program = ir.Program(
+        source=ir.SourceRef(file="t.agent", sha256="0"), graphs=[graph], schemas=list(schemas)
+    )
     return graph, FakeEnv(program, objects=objects or {})
-
-

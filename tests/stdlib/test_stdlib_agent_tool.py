@@ -29,14 +29,16 @@ def ask_human(question: str) -> str:
 def write(tmp_path, child_body: str, parent_body: str) -> str:
     (tmp_path / "kit.py").write_text(TOOLS)
     path = tmp_path / "two.agent"
-    path.write_text(f'agentc 1\nuse "./kit.py" as kit\n\n'
-                    f'agent helper "Does sums for the boss." {{\n{child_body}\n}}\n\n'
-                    f'agent boss {{\n{parent_body}\n}}\n')
+    path.write_text(
+        f'agentc 1\nuse "./kit.py" as kit\n\n'
+        f'agent helper "Does sums for the boss." {{\n{child_body}\n}}\n\n'
+        f"agent boss {{\n{parent_body}\n}}\n"
+    )
     return str(path)
 
 
 def scripted(*replies) -> str:
-    return f"  model \"scripted\" {{ replies: {json.dumps(list(replies))} }}"
+    return f'  model "scripted" {{ replies: {json.dumps(list(replies))} }}'
 
 
 def delegate(request: str, id: str = "d1") -> dict:
@@ -48,16 +50,23 @@ ASK = {"messages": [{"role": "user", "content": "what is 2+3?"}]}
 
 
 def test_H1_agent_as_tool_answers_with_its_last_message(tmp_path):
-    path = write(tmp_path, scripted(ADD, "five") + "\n  tools [kit.add]",
-                 scripted(delegate("add 2 and 3"), "The helper says five.") +
-                 "\n  tools [helper]")
+    path = write(
+        tmp_path,
+        scripted(ADD, "five") + "\n  tools [kit.add]",
+        scripted(delegate("add 2 and 3"), "The helper says five.") + "\n  tools [helper]",
+    )
     from agentc.stdlib.providers import scripted as sc
+
     sc.CREATED.clear()
     boss = load_agent(path, "boss")
     result = boss.invoke(ASK)
     tool = result["messages"][2]
-    assert (tool.type, tool.name, tool.content, tool.tool_call_id) == ("tool", "helper", "five",
-                                                                       "d1")
+    assert (tool.type, tool.name, tool.content, tool.tool_call_id) == (
+        "tool",
+        "helper",
+        "five",
+        "d1",
+    )
     assert result["messages"][-1].content == "The helper says five."
     # the model sees the agent as a tool: its doc string, one `request` argument
     boss_model = next(m for m in sc.CREATED if m.replies[-1].content == "The helper says five.")
@@ -67,9 +76,11 @@ def test_H1_agent_as_tool_answers_with_its_last_message(tmp_path):
 
 
 def test_H1_child_receives_the_request_as_its_user_message(tmp_path):
-    path = write(tmp_path, scripted("ok"), scripted(delegate("please add"), "done") +
-                 "\n  tools [helper]")
+    path = write(
+        tmp_path, scripted("ok"), scripted(delegate("please add"), "done") + "\n  tools [helper]"
+    )
     from agentc.stdlib.providers import scripted as sc
+
     sc.CREATED.clear()
     load_agent(path, "boss").invoke(ASK)
     child = next(m for m in sc.CREATED if m.replies[-1].content == "ok")
@@ -78,22 +89,31 @@ def test_H1_child_receives_the_request_as_its_user_message(tmp_path):
 
 def test_H2_child_keeps_its_own_step_limit(tmp_path):
     # the parent may take only 4 steps, the child needs 5: the child's own limit applies
-    path = write(tmp_path, scripted(ADD, ADD, "ten") + "\n  tools [kit.add]",
-                 scripted(delegate("go"), "fine") + "\n  tools [helper]\n  limits { steps: 4 }")
+    path = write(
+        tmp_path,
+        scripted(ADD, ADD, "ten") + "\n  tools [kit.add]",
+        scripted(delegate("go"), "fine") + "\n  tools [helper]\n  limits { steps: 4 }",
+    )
     result = load_agent(path, "boss").invoke(ASK)
     assert result["messages"][-2].content == "ten"
 
 
 def test_H2_child_stops_at_its_own_limit(tmp_path):
-    path = write(tmp_path, scripted(ADD, ADD, "ten") + "\n  tools [kit.add]\n  limits { steps: 3 }",
-                 scripted(delegate("go"), "fine") + "\n  tools [helper]")
+    path = write(
+        tmp_path,
+        scripted(ADD, ADD, "ten") + "\n  tools [kit.add]\n  limits { steps: 3 }",
+        scripted(delegate("go"), "fine") + "\n  tools [helper]",
+    )
     with pytest.raises(RecursionLimitError):
         load_agent(path, "boss").invoke(ASK)
 
 
 def test_H3_child_saves_into_the_parents_store_under_the_task_namespace(tmp_path):
-    path = write(tmp_path, scripted(ADD, "five") + "\n  tools [kit.add]",
-                 scripted(delegate("go"), "fine") + "\n  tools [helper]\n  checkpoint memory")
+    path = write(
+        tmp_path,
+        scripted(ADD, "five") + "\n  tools [kit.add]",
+        scripted(delegate("go"), "fine") + "\n  tools [helper]\n  checkpoint memory",
+    )
     boss = load_agent(path, "boss")
     boss.invoke(ASK, RunConfig(thread_id="t1"))
     store = boss.checkpointer
@@ -110,15 +130,19 @@ def test_H3_child_saves_into_the_parents_store_under_the_task_namespace(tmp_path
 
 
 def test_H3_child_without_parent_checkpointer_saves_nothing(tmp_path):
-    path = write(tmp_path, scripted("five"), scripted(delegate("go"), "fine") +
-                 "\n  tools [helper]")
+    path = write(
+        tmp_path, scripted("five"), scripted(delegate("go"), "fine") + "\n  tools [helper]"
+    )
     result = load_agent(path, "boss").invoke(ASK)
     assert result["messages"][-1].content == "fine"
 
 
 def test_H3_child_checkpoint_none_opts_out(tmp_path):
-    path = write(tmp_path, scripted("five") + "\n  checkpoint none",
-                 scripted(delegate("go"), "fine") + "\n  tools [helper]\n  checkpoint memory")
+    path = write(
+        tmp_path,
+        scripted("five") + "\n  checkpoint none",
+        scripted(delegate("go"), "fine") + "\n  tools [helper]\n  checkpoint memory",
+    )
     boss = load_agent(path, "boss")
     boss.invoke(ASK, RunConfig(thread_id="t1"))
     assert {ns for (_, ns) in boss.checkpointer._ckpts} == {""}
@@ -126,9 +150,11 @@ def test_H3_child_checkpoint_none_opts_out(tmp_path):
 
 def test_H3_pause_inside_child_pauses_parent_and_resumes(tmp_path):
     ask = {"tool_calls": [{"name": "ask_human", "args": {"question": "ok?"}, "id": "h1"}]}
-    path = write(tmp_path, scripted(ask, "child done") + "\n  tools [kit.ask_human]",
-                 scripted(delegate("go"), "parent done") + "\n  tools [helper]\n"
-                 "  checkpoint memory")
+    path = write(
+        tmp_path,
+        scripted(ask, "child done") + "\n  tools [kit.ask_human]",
+        scripted(delegate("go"), "parent done") + "\n  tools [helper]\n  checkpoint memory",
+    )
     boss = load_agent(path, "boss")
     config = RunConfig(thread_id="t1")
     paused = boss.invoke(ASK, config)
@@ -140,12 +166,14 @@ def test_H3_pause_inside_child_pauses_parent_and_resumes(tmp_path):
 def test_H1_agent_as_a_node_of_a_graph(tmp_path):
     (tmp_path / "kit.py").write_text(TOOLS)
     path = tmp_path / "g.agent"
-    path.write_text('agentc 1\nuse "./kit.py" as kit\n'
-                    f'agent helper {{\n{scripted(ADD, "five")}\n  tools [kit.add]\n'
-                    '  limits { steps: 5 }\n}\n'
-                    'graph flow {\n  state { messages: messages }\n'
-                    '  node helper = agent(helper)\n  edge START -> helper\n'
-                    '  edge helper -> END\n  limits { steps: 2 }\n}\n')
+    path.write_text(
+        'agentc 1\nuse "./kit.py" as kit\n'
+        f"agent helper {{\n{scripted(ADD, 'five')}\n  tools [kit.add]\n"
+        "  limits { steps: 5 }\n}\n"
+        "graph flow {\n  state { messages: messages }\n"
+        "  node helper = agent(helper)\n  edge START -> helper\n"
+        "  edge helper -> END\n  limits { steps: 2 }\n}\n"
+    )
     result = load_agent(str(path), "flow").invoke(ASK)  # H2: the child's 5, not the 2
     assert [m.type for m in result["messages"]] == ["human", "ai", "tool", "ai"]
     assert result["messages"][-1].content == "five"

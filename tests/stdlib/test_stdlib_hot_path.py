@@ -7,17 +7,19 @@ from __future__ import annotations
 import asyncio
 import threading
 
+from stdlib_kit import make_agent
+
 from agentc.stdlib import agent as ag
 from agentc.stdlib.messages import AIMessage, HumanMessage, InvalidToolCall, ToolMessage
-from agentc.stdlib.tools import ToolCall, CallEnv, make_tool, run_tool
-from stdlib_kit import make_agent
+from agentc.stdlib.tools import CallEnv, ToolCall, make_tool, run_tool
 
 REPAIR = "could not be executed - arguments were malformed or truncated."
 
 
 def bad(id_: str, call_id: str) -> AIMessage:
-    return AIMessage(content="", id=id_, invalid_tool_calls=[
-        InvalidToolCall(name="add", args="{", id=call_id)])
+    return AIMessage(
+        content="", id=id_, invalid_tool_calls=[InvalidToolCall(name="add", args="{", id=call_id)]
+    )
 
 
 def sent_last(node, messages):
@@ -30,8 +32,11 @@ def test_B4_E10_history_growing_between_calls_is_scanned_from_where_it_stopped()
     node = ag.model_node(None, graph, env)
     history = [HumanMessage(content="q", id="h")]
     assert len(sent_last(node, history)) == 1  # nothing to repair, scan remembered
-    history += [AIMessage(content="one", id="a1"), HumanMessage(content="more", id="h2"),
-                bad("a2", "c9")]
+    history += [
+        AIMessage(content="one", id="a1"),
+        HumanMessage(content="more", id="h2"),
+        bad("a2", "c9"),
+    ]
     assert REPAIR in sent_last(node, history)[-1].content  # the new malformed call is seen
     history += [ToolMessage(content="answered", tool_call_id="c9", id="t9")]
     assert sent_last(node, history)[-1].content == "answered"  # answered: left alone
@@ -49,16 +54,21 @@ def test_B4_E10_a_replaced_history_is_rescanned():
 
 def test_B4_needs_repair_agrees_with_the_full_patch():
     scans: dict = {}
-    history = [HumanMessage(content="q", id="h"), bad("a1", "c1"),
-               ToolMessage(content="r", tool_call_id="c1", id="t1"), bad("a2", "c2")]
+    history = [
+        HumanMessage(content="q", id="h"),
+        bad("a1", "c1"),
+        ToolMessage(content="r", tool_call_id="c1", id="t1"),
+        bad("a2", "c2"),
+    ]
     for n in range(1, len(history) + 1):
         assert ag.needs_repair(scans, history[:n]) == (
-            ag.patch_invalid_tool_calls(history[:n]) is not None)
+            ag.patch_invalid_tool_calls(history[:n]) is not None
+        )
 
 
-def test_E5_cheap_sync_tool_runs_inline_after_proving_cheap_slow_one_stays_in_pool(
-        monkeypatch):
+def test_E5_cheap_sync_tool_runs_inline_after_proving_cheap_slow_one_stays_in_pool(monkeypatch):
     from agentc.stdlib.tools import ToolCost
+
     # A generous bound so a loaded CI machine cannot make the cheap tool look slow; the
     # slow tool sleeps 20 ms, well past it.
     monkeypatch.setattr(ToolCost, "CHEAP_NS", 5_000_000)
@@ -72,6 +82,7 @@ def test_E5_cheap_sync_tool_runs_inline_after_proving_cheap_slow_one_stays_in_po
     def slow(x: int) -> int:
         """Return x, slowly."""
         import time
+
         time.sleep(0.02)
         where.append(threading.current_thread() is threading.main_thread())
         return x
@@ -89,13 +100,17 @@ def test_E5_cheap_sync_tool_runs_inline_after_proving_cheap_slow_one_stays_in_po
 
 def test_ir_cache_reuses_and_invalidates(tmp_path, monkeypatch):
     from agentc import api
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv(api.NO_CACHE_ENV, raising=False)
-    (tmp_path / "kit.py").write_text('def add(a: int, b: int) -> int:\n    """Add."""\n'
-                                     '    return a + b\n')
+    (tmp_path / "kit.py").write_text(
+        'def add(a: int, b: int) -> int:\n    """Add."""\n    return a + b\n'
+    )
     path = tmp_path / "a.agent"
-    path.write_text('agentc 1\nuse "./kit.py" as kit\nagent a {\n  model "scripted" '
-                    '{ replies: ["hi"] }\n  tools [kit.add]\n}\n')
+    path.write_text(
+        'agentc 1\nuse "./kit.py" as kit\nagent a {\n  model "scripted" '
+        '{ replies: ["hi"] }\n  tools [kit.add]\n}\n'
+    )
     first = api.compile_cached(path)
     assert list((tmp_path / "cache" / "agentc" / "ir").glob("*.json"))
 
@@ -103,18 +118,21 @@ def test_ir_cache_reuses_and_invalidates(tmp_path, monkeypatch):
 
     def no_compile(*a, **k):
         raise AssertionError("compiled again although nothing changed")
+
     monkeypatch.setattr(pipeline, "compile_file", no_compile)
     assert api.compile_cached(path) == first  # served from the cache
     monkeypatch.undo()
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    (tmp_path / "kit.py").write_text('def add(a: int, b: int) -> int:\n    """Add two."""\n'
-                                     '    return a + b\n')
+    (tmp_path / "kit.py").write_text(
+        'def add(a: int, b: int) -> int:\n    """Add two."""\n    return a + b\n'
+    )
     again = api.compile_cached(path)  # a used Python file changed: compiled afresh
     assert again.graphs[0].agent.tools[0].description == "Add two."
 
 
 def test_E5_a_slow_call_in_the_pool_restarts_the_proof_a_slow_inline_call_ends_it():
     from agentc.stdlib.tools import ToolCost
+
     cost, fast, slow = ToolCost(), 1_000, 10_000_000
     for ns in (fast, fast, slow, fast, fast):  # a GIL wait in a worker thread
         cost.observe(ns, inline=False)

@@ -14,17 +14,16 @@ import socket
 import pytest
 
 from agentc.api import load_agent
+from agentc.compiler.pipeline import compile_source
 from agentc.runtime import Command, RunConfig
 from agentc.runtime.errors import ResumeValidationError
-from agentc.compiler.pipeline import compile_source
 from agentc.stdlib.mcp import McpToolNotFoundError, convert_block, open_schema
 from agentc.stdlib.providers import scripted as sc
 from agentc.stdlib.providers.fake_mcp_server import FakeMcpServer, FakeMcpTool
 from agentc.stdlib.providers.mcp_http import McpError, McpServerRequestError
 
 ASK = {"messages": [{"role": "user", "content": "go"}]}
-READ_SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}},
-               "required": ["path"]}
+READ_SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
 
 
 def read_file(args: dict) -> dict:
@@ -32,9 +31,12 @@ def read_file(args: dict) -> dict:
 
 
 def served(*extra: FakeMcpTool) -> list[FakeMcpTool]:
-    return [FakeMcpTool("read_file", READ_SCHEMA, "Read a file.", read_file),
-            FakeMcpTool("list_dir", {"type": "object", "properties": {}}, "List a folder."),
-            FakeMcpTool("stat", {"type": "object"}, None), *extra]
+    return [
+        FakeMcpTool("read_file", READ_SCHEMA, "Read a file.", read_file),
+        FakeMcpTool("list_dir", {"type": "object", "properties": {}}, "List a folder."),
+        FakeMcpTool("stat", {"type": "object"}, None),
+        *extra,
+    ]
 
 
 @pytest.fixture
@@ -45,6 +47,7 @@ def mcp_server():
         server = FakeMcpServer(served() if tools is None else tools, **options).start()
         servers.append(server)
         return server
+
     yield start
     for s in servers:
         s.stop()
@@ -52,9 +55,11 @@ def mcp_server():
 
 def agent_file(tmp_path, url: str, tools: str, *replies, extra: str = "") -> str:
     path = tmp_path / "mcp.agent"
-    path.write_text(f'agentc 1\nuse "{url}" as files\n\nagent a {{\n'
-                    f'  model "scripted" {{ replies: {json.dumps(list(replies))} }}\n'
-                    f'  tools [{tools}]\n{extra}}}\n')
+    path.write_text(
+        f'agentc 1\nuse "{url}" as files\n\nagent a {{\n'
+        f'  model "scripted" {{ replies: {json.dumps(list(replies))} }}\n'
+        f"  tools [{tools}]\n{extra}}}\n"
+    )
     return str(path)
 
 
@@ -74,24 +79,34 @@ def seen_tools(model) -> list:
 
 # ---------------------------------------------------------------- A9
 
+
 def test_A9_every_listed_tool_with_the_servers_names_across_pages(tmp_path, mcp_server):
     server = mcp_server(page_size=2)
-    path = agent_file(tmp_path, server.url, "files",
-                      call("read_file", {"path": "a.txt"}), "done")
+    path = agent_file(tmp_path, server.url, "files", call("read_file", {"path": "a.txt"}), "done")
     result, model = run(path)
     assert [t[0] for t in seen_tools(model)] == ["read_file", "list_dir", "stat"]
     assert server.methods().count("tools/list") == 2  # two pages, followed by the cursor
     tool = result["messages"][2]
     assert (tool.name, tool.status, tool.content) == (
-        "read_file", "success", [{"type": "text", "text": "contents of a.txt"}])
+        "read_file",
+        "success",
+        [{"type": "text", "text": "contents of a.txt"}],
+    )
     assert result["messages"][-1].content == "done"
 
 
 def test_A9_the_list_is_read_once_per_bound_agent(tmp_path, mcp_server):
     server = mcp_server()
-    path = agent_file(tmp_path, server.url, "files",
-                      call("read_file", {"path": "a"}), call("read_file", {"path": "b"}, "c2"),
-                      "done", call("stat", {}), "again")
+    path = agent_file(
+        tmp_path,
+        server.url,
+        "files",
+        call("read_file", {"path": "a"}),
+        call("read_file", {"path": "b"}, "c2"),
+        "done",
+        call("stat", {}),
+        "again",
+    )
     agent = load_agent(path, "a")
     agent.invoke(ASK)
     agent.invoke(ASK)
@@ -109,8 +124,9 @@ def test_A9_one_named_tool_is_checked_when_listed(tmp_path, mcp_server):
 
 def test_A9_streamed_replies_and_session_ids(tmp_path, mcp_server):
     server = mcp_server(sse=True)
-    result, _ = run(agent_file(tmp_path, server.url, "files",
-                               call("read_file", {"path": "x"}), "done"))
+    result, _ = run(
+        agent_file(tmp_path, server.url, "files", call("read_file", {"path": "x"}), "done")
+    )
     assert result["messages"][2].content == [{"type": "text", "text": "contents of x"}]
     after_init = [r for r in server.requests if r.method != "initialize"]
     assert after_init and all(r.session for r in after_init)  # Mcp-Session-Id sent back
@@ -119,8 +135,10 @@ def test_A9_streamed_replies_and_session_ids(tmp_path, mcp_server):
 
 # ---------------------------------------------------------------- A10
 
-@pytest.mark.parametrize("url", ["file:///bin/sh", "stdio://server", "ftp://127.0.0.1/mcp",
-                                 "http:///mcp"])
+
+@pytest.mark.parametrize(
+    "url", ["file:///bin/sh", "stdio://server", "ftp://127.0.0.1/mcp", "http:///mcp"]
+)
 def test_A10_a_string_server_must_be_an_http_url(url):
     result = compile_source(f'agentc 1\nuse "{url}" as files\n', "t.agent")
     assert [d.code for d in result.diagnostics] == ["mcp-url"]
@@ -130,8 +148,10 @@ def test_A10_check_never_connects():
     with socket.socket() as s:  # a port nobody listens on: any connection would fail
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    text = (f'agentc 1\nuse "http://127.0.0.1:{port}/mcp" as files\n'
-            'agent a {\n  model "scripted" { replies: ["x"] }\n  tools [files, files.one]\n}\n')
+    text = (
+        f'agentc 1\nuse "http://127.0.0.1:{port}/mcp" as files\n'
+        'agent a {\n  model "scripted" { replies: ["x"] }\n  tools [files, files.one]\n}\n'
+    )
     result = compile_source(text, "t.agent")
     assert result.program is not None and not result.diagnostics
     ref = result.program.graph("a").agent.mcp_tools
@@ -140,14 +160,25 @@ def test_A10_check_never_connects():
 
 # ---------------------------------------------------------------- B10
 
+
 def test_B10_the_model_reads_what_the_server_wrote(tmp_path, mcp_server):
-    schema = {"type": "object", "title": "Args", "properties": {
-        "opts": {"type": "object"}, "meta": {"type": ["object", "null"]},
-        "closed": {"type": "object", "additionalProperties": False},
-        "shaped": {"type": "object", "properties": {"a": {"type": "integer"}}},
-        "n": {"type": "integer"}}}
-    server = mcp_server([FakeMcpTool("x-Weird name!", schema, "  Does  things.  "),
-                         FakeMcpTool("bare", {"type": "object"})])
+    schema = {
+        "type": "object",
+        "title": "Args",
+        "properties": {
+            "opts": {"type": "object"},
+            "meta": {"type": ["object", "null"]},
+            "closed": {"type": "object", "additionalProperties": False},
+            "shaped": {"type": "object", "properties": {"a": {"type": "integer"}}},
+            "n": {"type": "integer"},
+        },
+    }
+    server = mcp_server(
+        [
+            FakeMcpTool("x-Weird name!", schema, "  Does  things.  "),
+            FakeMcpTool("bare", {"type": "object"}),
+        ]
+    )
     _, model = run(agent_file(tmp_path, server.url, "files", "ok"))
     (name, desc, params), bare = seen_tools(model)
     assert (name, desc) == ("x-Weird name!", "  Does  things.  ")  # unchanged, unchecked
@@ -156,8 +187,10 @@ def test_B10_the_model_reads_what_the_server_wrote(tmp_path, mcp_server):
     assert props["meta"] == {"type": ["object", "null"], "additionalProperties": True}
     assert props["closed"] == schema["properties"]["closed"]
     assert props["shaped"] == schema["properties"]["shaped"]
-    assert {k: v for k, v in params.items() if k != "properties"} == {"type": "object",
-                                                                       "title": "Args"}
+    assert {k: v for k, v in params.items() if k != "properties"} == {
+        "type": "object",
+        "title": "Args",
+    }
     assert bare == ("bare", "", {"type": "object"})  # no description: ""
 
 
@@ -169,15 +202,24 @@ def test_B10_open_schema_leaves_the_input_alone():
 
 # ---------------------------------------------------------------- E12 / H5
 
+
 def test_E12_is_error_is_told_to_the_model_and_the_run_goes_on(tmp_path, mcp_server):
-    failing = FakeMcpTool("write_file", READ_SCHEMA, "Write.", {
-        "content": [{"type": "text", "text": "disk full"}], "isError": True})
+    failing = FakeMcpTool(
+        "write_file",
+        READ_SCHEMA,
+        "Write.",
+        {"content": [{"type": "text", "text": "disk full"}], "isError": True},
+    )
     server = mcp_server(served(failing))
-    result, model = run(agent_file(tmp_path, server.url, "files",
-                                   call("write_file", {"path": "p"}), "gave up"))
+    result, model = run(
+        agent_file(tmp_path, server.url, "files", call("write_file", {"path": "p"}), "gave up")
+    )
     tool = result["messages"][2]
     assert (tool.status, tool.content, tool.name) == (
-        "error", [{"type": "text", "text": "disk full"}], "write_file")
+        "error",
+        [{"type": "text", "text": "disk full"}],
+        "write_file",
+    )
     assert result["messages"][-1].content == "gave up"
     assert model.calls[1].messages[-1].status == "error"  # the model read it
 
@@ -186,7 +228,8 @@ def test_E12_an_error_with_no_content_gets_a_placeholder(tmp_path, mcp_server):
     server = mcp_server([FakeMcpTool("boom", result={"content": [], "isError": True})])
     result, _ = run(agent_file(tmp_path, server.url, "files", call("boom", {}), "ok"))
     assert result["messages"][2].content == [
-        {"type": "text", "text": "The MCP tool reported an error with empty content."}]
+        {"type": "text", "text": "The MCP tool reported an error with empty content."}
+    ]
 
 
 def test_E12_transport_failure_stops_the_run(tmp_path):
@@ -198,8 +241,9 @@ def test_E12_transport_failure_stops_the_run(tmp_path):
 
 
 def test_E12_unconvertible_content_stops_the_run(tmp_path, mcp_server):
-    audio = FakeMcpTool("listen", result={"content": [
-        {"type": "audio", "data": "AA==", "mimeType": "audio/wav"}]})
+    audio = FakeMcpTool(
+        "listen", result={"content": [{"type": "audio", "data": "AA==", "mimeType": "audio/wav"}]}
+    )
     server = mcp_server([audio])
     with pytest.raises(McpError, match="audio/wav"):
         run(agent_file(tmp_path, server.url, "files", call("listen", {}), "ok"))
@@ -214,21 +258,26 @@ def test_E12_a_json_rpc_error_stops_the_run(tmp_path, mcp_server):
         if message.get("method") == "tools/list":
             server.tools = []
         return reply
+
     server.answer = forget_after_listing
     with pytest.raises(McpError, match="Unknown tool: read_file"):
         run(agent_file(tmp_path, server.url, "files", call("read_file", {"path": "a"}), "x"))
 
 
 def test_H5_success_is_passed_on_unchecked(tmp_path, mcp_server):
-    content = [{"type": "text", "text": "ERROR: nothing wrong, really"},
-               {"type": "image", "data": "iVBO", "mimeType": "image/png"},
-               {"type": "resource", "resource": {"uri": "file:///a", "text": "inline"}},
-               {"type": "resource", "resource": {"uri": "file:///b", "blob": "AAAA",
-                                                 "mimeType": "application/pdf"}},
-               {"type": "resource_link", "uri": "https://x/y.png", "name": "y",
-                "mimeType": "image/png"}]
-    server = mcp_server([FakeMcpTool("fetch", result={"content": content,
-                                                      "structuredContent": {"n": 1}})])
+    content = [
+        {"type": "text", "text": "ERROR: nothing wrong, really"},
+        {"type": "image", "data": "iVBO", "mimeType": "image/png"},
+        {"type": "resource", "resource": {"uri": "file:///a", "text": "inline"}},
+        {
+            "type": "resource",
+            "resource": {"uri": "file:///b", "blob": "AAAA", "mimeType": "application/pdf"},
+        },
+        {"type": "resource_link", "uri": "https://x/y.png", "name": "y", "mimeType": "image/png"},
+    ]
+    server = mcp_server(
+        [FakeMcpTool("fetch", result={"content": content, "structuredContent": {"n": 1}})]
+    )
     result, _ = run(agent_file(tmp_path, server.url, "files", call("fetch", {}), "ok"))
     tool = result["messages"][2]
     assert tool.status == "success"
@@ -237,58 +286,105 @@ def test_H5_success_is_passed_on_unchecked(tmp_path, mcp_server):
         {"type": "image", "base64": "iVBO", "mime_type": "image/png"},
         {"type": "text", "text": "inline"},
         {"type": "file", "base64": "AAAA", "mime_type": "application/pdf"},
-        {"type": "image", "url": "https://x/y.png", "mime_type": "image/png"}]
+        {"type": "image", "url": "https://x/y.png", "mime_type": "image/png"},
+    ]
     assert tool.artifact == {"structured_content": {"n": 1}}
 
 
 def test_H5_arguments_reach_the_server_as_the_model_wrote_them(tmp_path, mcp_server):
     server = mcp_server()
-    run(agent_file(tmp_path, server.url, "files",
-                   call("read_file", {"path": 7, "extra": [1]}), "ok"))
+    run(
+        agent_file(
+            tmp_path, server.url, "files", call("read_file", {"path": 7, "extra": [1]}), "ok"
+        )
+    )
     sent = [r.params for r in server.requests if r.method == "tools/call"]
     assert sent == [{"name": "read_file", "arguments": {"path": 7, "extra": [1]}}]
 
 
 # ---------------------------------------------------------------- D22 / D23
 
-FORM = {"method": "elicitation/create", "params": {
-    "mode": "form", "message": "Which environment?",
-    "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}}
-LINK = {"method": "elicitation/create", "params": {
-    "mode": "url", "message": "Sign in first", "url": "https://auth.example/x",
-    "elicitationId": "e1"}}
+FORM = {
+    "method": "elicitation/create",
+    "params": {
+        "mode": "form",
+        "message": "Which environment?",
+        "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}},
+    },
+}
+LINK = {
+    "method": "elicitation/create",
+    "params": {
+        "mode": "url",
+        "message": "Sign in first",
+        "url": "https://auth.example/x",
+        "elicitationId": "e1",
+    },
+}
 
 
 def asking(requests: dict, state: str | None = "s1"):
     """A tool that asks `requests` first, then answers from the retried call's responses."""
+
     def rounds(params: dict) -> dict:
         if "inputResponses" not in params:
             out = {"resultType": "input_required", "inputRequests": requests}
             return out if state is None else {**out, "requestState": state}
         return {"content": [{"type": "text", "text": json.dumps(params["inputResponses"])}]}
-    return FakeMcpTool("deploy", {"type": "object", "properties": {"v": {"type": "integer"}}},
-                       "Deploy.", rounds=rounds)
+
+    return FakeMcpTool(
+        "deploy",
+        {"type": "object", "properties": {"v": {"type": "integer"}}},
+        "Deploy.",
+        rounds=rounds,
+    )
 
 
 def test_D22_questions_pause_the_run_and_the_answers_reach_the_server(tmp_path, mcp_server):
     server = mcp_server([asking({"env": FORM, "login": LINK})])
-    agent = load_agent(agent_file(tmp_path, server.url, "files", call("deploy", {"v": 1}),
-                                  "deployed", extra="  checkpoint memory\n"), "a")
+    agent = load_agent(
+        agent_file(
+            tmp_path,
+            server.url,
+            "files",
+            call("deploy", {"v": 1}),
+            "deployed",
+            extra="  checkpoint memory\n",
+        ),
+        "a",
+    )
     config = RunConfig(thread_id="t")
     paused = agent.invoke(ASK, config)
-    assert [i.value for i in paused["__interrupt__"]] == [{
-        "type": "mcp_elicitation", "tool_name": "deploy", "requests": [
-            {"key": "env", "message": "Which environment?", "mode": "form",
-             "requested_schema": FORM["params"]["requestedSchema"]},
-            {"key": "login", "message": "Sign in first", "mode": "url",
-             "url": "https://auth.example/x"}]}]
-    answers = {"env": {"action": "accept", "content": {"name": "prod", "unasked": 1}},
-               "login": {"action": "accept"}}
+    assert [i.value for i in paused["__interrupt__"]] == [
+        {
+            "type": "mcp_elicitation",
+            "tool_name": "deploy",
+            "requests": [
+                {
+                    "key": "env",
+                    "message": "Which environment?",
+                    "mode": "form",
+                    "requested_schema": FORM["params"]["requestedSchema"],
+                },
+                {
+                    "key": "login",
+                    "message": "Sign in first",
+                    "mode": "url",
+                    "url": "https://auth.example/x",
+                },
+            ],
+        }
+    ]
+    answers = {
+        "env": {"action": "accept", "content": {"name": "prod", "unasked": 1}},
+        "login": {"action": "accept"},
+    }
     result = agent.invoke(Command(resume={"responses": answers}), config)
     tool = result["messages"][2]
     assert json.loads(tool.content[0]["text"]) == {  # D23: content passed on unchecked
         "env": {"action": "accept", "content": {"name": "prod", "unasked": 1}},
-        "login": {"action": "accept", "content": None}}
+        "login": {"action": "accept", "content": None},
+    }
     calls = [r.params for r in server.requests if r.method == "tools/call"]
     assert len(calls) == 3  # asked, asked again on resume (from the first round), answered
     assert (calls[2]["requestState"], calls[2]["arguments"]) == ("s1", {"v": 1})
@@ -298,39 +394,60 @@ def test_D22_questions_pause_the_run_and_the_answers_reach_the_server(tmp_path, 
 
 def test_D22_decline_and_cancel_are_passed_on(tmp_path, mcp_server):
     server = mcp_server([asking({"env": FORM, "login": LINK}, state=None)])
-    agent = load_agent(agent_file(tmp_path, server.url, "files", call("deploy", {}), "ok",
-                                  extra="  checkpoint memory\n"), "a")
+    agent = load_agent(
+        agent_file(
+            tmp_path, server.url, "files", call("deploy", {}), "ok", extra="  checkpoint memory\n"
+        ),
+        "a",
+    )
     config = RunConfig(thread_id="t")
     agent.invoke(ASK, config)
-    result = agent.invoke(Command(resume={"responses": {"env": {"action": "decline"},
-                                                        "login": {"action": "cancel"}}}),
-                          config)
+    result = agent.invoke(
+        Command(
+            resume={"responses": {"env": {"action": "decline"}, "login": {"action": "cancel"}}}
+        ),
+        config,
+    )
     assert json.loads(result["messages"][2].content[0]["text"]) == {
-        "env": {"action": "decline"}, "login": {"action": "cancel"}}
+        "env": {"action": "decline"},
+        "login": {"action": "cancel"},
+    }
     retried = [r.params for r in server.requests if r.method == "tools/call"][-1]
     assert "requestState" not in retried
 
 
-@pytest.mark.parametrize("answers, match", [
-    ({"env": {"action": "accept", "content": {}}}, "none for: login"),
-    ({"env": {"action": "accept"}, "login": {"action": "maybe"}}, "action 'maybe'"),
-])
+@pytest.mark.parametrize(
+    "answers, match",
+    [
+        ({"env": {"action": "accept", "content": {}}}, "none for: login"),
+        ({"env": {"action": "accept"}, "login": {"action": "maybe"}}, "action 'maybe'"),
+    ],
+)
 def test_D23_every_question_needs_a_valid_answer(tmp_path, mcp_server, answers, match):
     server = mcp_server([asking({"env": FORM, "login": LINK})])
-    agent = load_agent(agent_file(tmp_path, server.url, "files", call("deploy", {}), "ok",
-                                  extra="  checkpoint memory\n"), "a")
+    agent = load_agent(
+        agent_file(
+            tmp_path, server.url, "files", call("deploy", {}), "ok", extra="  checkpoint memory\n"
+        ),
+        "a",
+    )
     config = RunConfig(thread_id="t")
     agent.invoke(ASK, config)
     with pytest.raises(ResumeValidationError, match=match):
         agent.invoke(Command(resume={"responses": answers}), config)
 
 
-@pytest.mark.parametrize("requests, match", [
-    ({"q": {"method": "sampling/createMessage", "params": {"messages": []}}},
-     r"q \(sampling/createMessage\)"),
-    ({"env": FORM, "r": {"method": "roots/list"}}, r"r \(roots/list\)"),
-    ({}, "continuation round"),
-])
+@pytest.mark.parametrize(
+    "requests, match",
+    [
+        (
+            {"q": {"method": "sampling/createMessage", "params": {"messages": []}}},
+            r"q \(sampling/createMessage\)",
+        ),
+        ({"env": FORM, "r": {"method": "roots/list"}}, r"r \(roots/list\)"),
+        ({}, "continuation round"),
+    ],
+)
 def test_D23_only_elicitations_are_answered(tmp_path, mcp_server, requests, match):
     server = mcp_server([asking(requests)])
     with pytest.raises(McpServerRequestError, match=match):
@@ -339,9 +456,14 @@ def test_D23_only_elicitations_are_answered(tmp_path, mcp_server, requests, matc
 
 def test_D23_a_request_the_server_sends_on_its_own_is_refused(tmp_path, mcp_server):
     """The legacy path: `elicitation/create` sent by the server during the call."""
-    legacy = FakeMcpTool("ask", result={"content": []}, server_request={
-        "method": "elicitation/create",
-        "params": {"message": "Which file?", "requestedSchema": {"type": "object"}}})
+    legacy = FakeMcpTool(
+        "ask",
+        result={"content": []},
+        server_request={
+            "method": "elicitation/create",
+            "params": {"message": "Which file?", "requestedSchema": {"type": "object"}},
+        },
+    )
     server = mcp_server([legacy], sse=True)
     with pytest.raises(McpServerRequestError, match="elicitation/create"):
         run(agent_file(tmp_path, server.url, "files", call("ask", {}), "ok"))

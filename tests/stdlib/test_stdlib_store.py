@@ -60,7 +60,7 @@ def write(tmp_path, body: str, *, extra: str = "") -> str:
 
 
 def scripted(*replies) -> str:
-    return f"  model \"scripted\" {{ replies: {json.dumps(list(replies))} }}"
+    return f'  model "scripted" {{ replies: {json.dumps(list(replies))} }}'
 
 
 def call(name: str, args: dict, id: str = "c1") -> dict:
@@ -76,9 +76,16 @@ def tool_answers(result) -> list[str]:
 
 
 def test_E4_store_injected_store_is_the_long_term_store(tmp_path):
-    path = write(tmp_path, scripted(call("remember", {"user": "ann", "fact": "likes tea"}),
-                                    "ok", call("recall", {"user": "ann"}), "done") +
-                 "\n  tools [kit.remember, kit.recall]\n  store memory\n  checkpoint memory")
+    path = write(
+        tmp_path,
+        scripted(
+            call("remember", {"user": "ann", "fact": "likes tea"}),
+            "ok",
+            call("recall", {"user": "ann"}),
+            "done",
+        )
+        + "\n  tools [kit.remember, kit.recall]\n  store memory\n  checkpoint memory",
+    )
     agent = load_agent(path)
     agent.invoke(ask(), RunConfig(thread_id="one"))
     # I1: the item outlives the conversation: a new thread reads it back
@@ -90,8 +97,11 @@ def test_E4_store_injected_store_is_the_long_term_store(tmp_path):
 
 
 def test_E4_store_declared_but_none_configured_fails_the_run(tmp_path):
-    path = write(tmp_path, scripted(call("remember", {"user": "ann", "fact": "x"}), "never") +
-                 "\n  tools [kit.remember]")
+    path = write(
+        tmp_path,
+        scripted(call("remember", {"user": "ann", "fact": "x"}), "never")
+        + "\n  tools [kit.remember]",
+    )
     with pytest.raises(StoreRequiredError) as err:
         load_agent(path).invoke(ask())
     assert "tool `remember`" in err.value.message and "`store`" in err.value.message
@@ -100,16 +110,18 @@ def test_E4_store_declared_but_none_configured_fails_the_run(tmp_path):
 
 
 def test_E4_store_checkpointer_is_never_given_as_the_store(tmp_path):
-    path = write(tmp_path, scripted(call("remember", {"user": "ann", "fact": "x"}), "never") +
-                 "\n  tools [kit.remember]\n  checkpoint memory")
+    path = write(
+        tmp_path,
+        scripted(call("remember", {"user": "ann", "fact": "x"}), "never")
+        + "\n  tools [kit.remember]\n  checkpoint memory",
+    )
     with pytest.raises(StoreRequiredError):
         load_agent(path).invoke(ask(), RunConfig(thread_id="t"))
 
 
 def test_E4_store_tool_runtime_store_is_the_store_or_none(tmp_path):
     replies = (call("which_store", {}), "ok")
-    with_store = write(tmp_path, scripted(*replies) + "\n  tools [kit.which_store]\n"
-                       "  store memory")
+    with_store = write(tmp_path, scripted(*replies) + "\n  tools [kit.which_store]\n  store memory")
     assert tool_answers(load_agent(with_store).invoke(ask())) == ["InMemoryStore"]
     without = write(tmp_path, scripted(*replies) + "\n  tools [kit.which_store]")
     assert tool_answers(load_agent(without).invoke(ask())) == ["none"]  # no error (E4)
@@ -117,8 +129,10 @@ def test_E4_store_tool_runtime_store_is_the_store_or_none(tmp_path):
 
 def test_E4_store_model_cannot_forge_the_store(tmp_path):
     forged = {"user": "ann", "fact": "tea", "store": "not a store"}
-    path = write(tmp_path, scripted(call("remember", forged), "ok") +
-                 "\n  tools [kit.remember]\n  store memory")
+    path = write(
+        tmp_path,
+        scripted(call("remember", forged), "ok") + "\n  tools [kit.remember]\n  store memory",
+    )
     agent = load_agent(path)
     assert tool_answers(agent.invoke(ask())) == ["saved"]
     assert agent.store.get(("memories", "ann"), "tea") is not None
@@ -127,22 +141,29 @@ def test_E4_store_model_cannot_forge_the_store(tmp_path):
 def test_E4_store_given_by_the_caller_replaces_the_files(tmp_path):
     mine = InMemoryStore()
     mine.put(("memories", "bob"), "k", {"fact": "likes jazz"})
-    path = write(tmp_path, scripted(call("recall", {"user": "bob"}), "ok") +
-                 "\n  tools [kit.recall]")
+    path = write(
+        tmp_path, scripted(call("recall", {"user": "bob"}), "ok") + "\n  tools [kit.recall]"
+    )
     assert tool_answers(load_agent(path, store=mine).invoke(ask())) == ["likes jazz"]
 
 
 def test_I1_middleware_reads_and_writes_runtime_store(tmp_path):
-    path = write(tmp_path, scripted(call("add", {"a": 1, "b": 2}), "3") +
-                 "\n  tools [kit.add]\n  middleware { kit.CountTurns }\n  store memory")
+    path = write(
+        tmp_path,
+        scripted(call("add", {"a": 1, "b": 2}), "3")
+        + "\n  tools [kit.add]\n  middleware { kit.CountTurns }\n  store memory",
+    )
     agent = load_agent(path)
     agent.invoke(ask())
     assert agent.store.get(("turns",), "count").value == {"n": 2}  # two model calls
 
 
 def test_I1_agent_loop_never_writes_the_store(tmp_path):
-    path = write(tmp_path, scripted(call("add", {"a": 1, "b": 2}), "3") +
-                 "\n  tools [kit.add]\n  store memory\n  checkpoint memory")
+    path = write(
+        tmp_path,
+        scripted(call("add", {"a": 1, "b": 2}), "3")
+        + "\n  tools [kit.add]\n  store memory\n  checkpoint memory",
+    )
     agent = load_agent(path)
     agent.invoke(ask(), RunConfig(thread_id="t"))
     assert agent.store.list_namespaces() == []
@@ -150,9 +171,8 @@ def test_I1_agent_loop_never_writes_the_store(tmp_path):
 
 
 def test_I1_sqlite_store_outlives_the_process_objects(tmp_path):
-    body = "\n  tools [kit.remember, kit.recall]\n  store sqlite(\"data/memory.db\")"
-    path = write(tmp_path, scripted(call("remember", {"user": "ann", "fact": "tea"}), "ok") +
-                 body)
+    body = '\n  tools [kit.remember, kit.recall]\n  store sqlite("data/memory.db")'
+    path = write(tmp_path, scripted(call("remember", {"user": "ann", "fact": "tea"}), "ok") + body)
     first = load_agent(path)
     first.invoke(ask())
     first.store.close()
@@ -166,9 +186,11 @@ def test_I1_agent_tool_shares_the_parents_store(tmp_path):
     child = scripted(call("remember", {"user": "ann", "fact": "tea"}), "noted")
     parent = scripted(call("helper", {"request": "note it"}, "d1"), "done")
     path = tmp_path / "two.agent"
-    path.write_text(f'agentc 1\nuse "./kit.py" as kit\n\n'
-                    f'agent helper "Takes notes." {{\n{child}\n  tools [kit.remember]\n}}\n\n'
-                    f'agent boss {{\n{parent}\n  tools [helper]\n  store memory\n}}\n')
+    path.write_text(
+        f'agentc 1\nuse "./kit.py" as kit\n\n'
+        f'agent helper "Takes notes." {{\n{child}\n  tools [kit.remember]\n}}\n\n'
+        f"agent boss {{\n{parent}\n  tools [helper]\n  store memory\n}}\n"
+    )
     boss = load_agent(str(path), "boss")
     result = boss.invoke(ask())
     assert tool_answers(result) == ["noted"]
@@ -177,15 +199,21 @@ def test_I1_agent_tool_shares_the_parents_store(tmp_path):
 
 # ---------------------------------------------------------------- agentc run
 
+
 def test_I1_cli_run_uses_the_files_store_and_none_by_default(tmp_path, monkeypatch, capsys):
     from agentc.cli import main
+
     monkeypatch.chdir(tmp_path)
     remember = call("remember", {"user": "ann", "fact": "tea"})
-    path = write(tmp_path, scripted(remember, "ok") + "\n  tools [kit.remember]\n"
-                 "  store sqlite(\"memory.db\")")
+    path = write(
+        tmp_path, scripted(remember, "ok") + '\n  tools [kit.remember]\n  store sqlite("memory.db")'
+    )
     assert main(["run", path, "--input", "remember tea"]) == 0
-    recall = write(tmp_path, scripted(call("recall", {"user": "ann"}), "ok") +
-                   "\n  tools [kit.recall]\n  store sqlite(\"memory.db\")")
+    recall = write(
+        tmp_path,
+        scripted(call("recall", {"user": "ann"}), "ok")
+        + '\n  tools [kit.recall]\n  store sqlite("memory.db")',
+    )
     capsys.readouterr()
     assert main(["run", recall, "--input", "what?", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

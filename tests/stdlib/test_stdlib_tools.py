@@ -9,10 +9,21 @@ import pytest
 
 from agentc.runtime.types import Command, CommandGraph
 from agentc.stdlib.messages import ToolCall, ToolMessage
-from agentc.stdlib.tools import (CallEnv, InjectedState, InjectedStore, InjectedToolCallId,
-                                 ToolCommandError, ToolDefinitionError, ToolException,
-                                 ToolRuntime, format_content, make_tool, run_tool, tool,
-                                 unknown_tool_message)
+from agentc.stdlib.tools import (
+    CallEnv,
+    InjectedState,
+    InjectedStore,
+    InjectedToolCallId,
+    ToolCommandError,
+    ToolDefinitionError,
+    ToolException,
+    ToolRuntime,
+    format_content,
+    make_tool,
+    run_tool,
+    tool,
+    unknown_tool_message,
+)
 
 
 def run(t, args, call_id="c1", state=None, store=None):
@@ -39,6 +50,7 @@ def test_B11_name_description_schema_from_function():
 def test_B11_function_without_docstring_is_refused():
     def nodoc(x: int) -> int:
         return x
+
     with pytest.raises(ToolDefinitionError, match="no docstring"):
         make_tool(nodoc)
 
@@ -63,7 +75,9 @@ def test_tool_decorator_shapes():
 def test_E2_argument_error_told_to_model():
     msg = run(make_tool(add), {"a": "x"})
     assert isinstance(msg, ToolMessage) and msg.status == "error"
-    assert msg.content.startswith("Error invoking tool 'add' with kwargs {'a': 'x'} with error:\n a:")
+    assert msg.content.startswith(
+        "Error invoking tool 'add' with kwargs {'a': 'x'} with error:\n a:"
+    )
     assert msg.content.endswith("\n Please fix the error and try again.")
 
 
@@ -71,8 +85,12 @@ def test_E2_valid_args_are_coerced_and_defaults_left_to_function():
     assert run(make_tool(add), {"a": "2"}).content == "3"
 
 
-def looks(q: str, state: Annotated[dict, InjectedState], who: Annotated[str, InjectedToolCallId],
-          rt: ToolRuntime) -> str:
+def looks(
+    q: str,
+    state: Annotated[dict, InjectedState],
+    who: Annotated[str, InjectedToolCallId],
+    rt: ToolRuntime,
+) -> str:
     """Look things up."""
     return f"{q}|{state['k']}|{who}|{rt.tool_call_id}"
 
@@ -85,10 +103,12 @@ def test_E4_injected_args_hidden_filled_and_unforgeable():
 
 
 def test_E4_injected_state_field_and_store():
-    def f(msgs: Annotated[list, InjectedState("messages")],
-          store: Annotated[object, InjectedStore]) -> str:
+    def f(
+        msgs: Annotated[list, InjectedState("messages")], store: Annotated[object, InjectedStore]
+    ) -> str:
         """F."""
         return f"{len(msgs)} {store}"
+
     t = make_tool(f)
     assert run(t, {}, state={"messages": [1, 2]}, store="S").content == "2 S"
     with pytest.raises(ValueError, match="store"):
@@ -105,6 +125,7 @@ def test_E3_tool_exception_stops_run_by_default():
     def boom(x: int) -> int:
         """Boom."""
         raise ToolException("bad x")
+
     with pytest.raises(ToolException):
         run(make_tool(boom), {"x": 1})
     handled = run(make_tool(boom, handle_tool_error=True), {"x": 1})
@@ -117,21 +138,25 @@ def test_E3_other_exceptions_stop_run():
     def boom(x: int) -> int:
         """Boom."""
         raise KeyError("k")
+
     with pytest.raises(KeyError):
         run(make_tool(boom, handle_tool_error=True), {"x": 1})
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("text", "text"),
-    (5, "5"),
-    ({"a": 1, "é": "ü"}, '{"a": 1, "é": "ü"}'),
-    (["a", "b"], '["a", "b"]'),
-    ([{"type": "text", "text": "hi"}], [{"type": "text", "text": "hi"}]),
-    ((1, 2), "[1, 2]"),
-    (None, "null"),
-    ([], []),
-    ({1, 2}, "{1, 2}"),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("text", "text"),
+        (5, "5"),
+        ({"a": 1, "é": "ü"}, '{"a": 1, "é": "ü"}'),
+        (["a", "b"], '["a", "b"]'),
+        ([{"type": "text", "text": "hi"}], [{"type": "text", "text": "hi"}]),
+        ((1, 2), "[1, 2]"),
+        (None, "null"),
+        ([], []),
+        ({1, 2}, "{1, 2}"),
+    ],
+)
 def test_B8_E9_output_formatting(value, expected):
     assert format_content(value) == expected
 
@@ -149,8 +174,10 @@ def test_E1_unknown_tool_lists_valid_names():
 def cmd_tool(kind: str, call_id: Annotated[str, InjectedToolCallId]):
     """Return commands."""
     if kind == "ok":
-        return Command(update={"messages": [ToolMessage(content="done", tool_call_id=call_id)],
-                               "x": 1}, goto="model")
+        return Command(
+            update={"messages": [ToolMessage(content="done", tool_call_id=call_id)], "x": 1},
+            goto="model",
+        )
     if kind == "noanswer":
         return Command(update={"x": 1})
     if kind == "list_update":
@@ -160,8 +187,10 @@ def cmd_tool(kind: str, call_id: Annotated[str, InjectedToolCallId]):
     if kind == "goto_only":
         return Command(goto="end")
     if kind == "two":
-        return [ToolMessage(content="a", tool_call_id=call_id),
-                ToolMessage(content="b", tool_call_id=call_id)]
+        return [
+            ToolMessage(content="a", tool_call_id=call_id),
+            ToolMessage(content="b", tool_call_id=call_id),
+        ]
     return [Command(update={"x": 2}), ToolMessage(content=["x", "y"], tool_call_id=call_id)]
 
 
@@ -194,5 +223,6 @@ def test_async_tool_runs_natively():
         """Slow."""
         await asyncio.sleep(0)
         return x * 2
+
     t = make_tool(slow)
     assert t.is_async and run(t, {"x": 4}).content == "8"

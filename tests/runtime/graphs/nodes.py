@@ -25,6 +25,7 @@ def reset():
 
 # ---------------------------------------------------------------- plain steps
 
+
 def noop(state):
     return None
 
@@ -39,39 +40,39 @@ def _say(word, state):
 
 
 def say_a(state):
-    return _say('a', state)
+    return _say("a", state)
 
 
 def say_b(state):
-    return _say('b', state)
+    return _say("b", state)
 
 
 def say_c(state):
-    return _say('c', state)
+    return _say("c", state)
 
 
 def say_model(state):
-    return _say('model', state)
+    return _say("model", state)
 
 
 def say_tools(state):
-    return _say('tools', state)
+    return _say("tools", state)
 
 
 def say_before(state):
-    return _say('before', state)
+    return _say("before", state)
 
 
 def say_after(state):
-    return _say('after', state)
+    return _say("after", state)
 
 
 def say_zeta(state):
-    return _say('zeta', state)
+    return _say("zeta", state)
 
 
 def say_alpha(state):
-    return _say('alpha', state)
+    return _say("alpha", state)
 
 
 def write_x_1(state):
@@ -122,6 +123,7 @@ def record(state):
 
 # ---------------------------------------------------------------- routers
 
+
 def send_items(state):
     return [Send("work", i) for i in state["items"]] or "done"
 
@@ -143,6 +145,7 @@ def tools_or_end(state):
 
 
 # ---------------------------------------------------------------- fan-out workers
+
 
 async def work_reversed(i):  # later items finish first (E5)
     await asyncio.sleep(0.01 * (5 - i))
@@ -209,6 +212,7 @@ async def ask_each(i, ctx):
 
 # ---------------------------------------------------------------- retries and timeouts
 
+
 def flaky(state):
     CALLS.append(1)
     if len(CALLS) < 3:
@@ -231,6 +235,7 @@ async def sleeps(state):
 
 
 # ---------------------------------------------------------------- interrupts
+
 
 def ask_ctx(state, ctx):
     return {"answer": ctx.interrupt("ok?")}
@@ -279,8 +284,10 @@ def chat_model(state):
 
 
 def chat_tools(state):
-    return {"messages": [{"role": "tool", "content": f"t{state['n']}", "tool_call_id": "c"}],
-            "n": state["n"] + 1}
+    return {
+        "messages": [{"role": "tool", "content": f"t{state['n']}", "tool_call_id": "c"}],
+        "n": state["n"] + 1,
+    }
 
 
 def point(state):

@@ -15,19 +15,29 @@ ENDPOINTS = st.sampled_from([ir.START, *NAMES, ir.END])
 def make_graph(nodes: list[str], edges: list[tuple[str, str]], branches: list[tuple[str, str]]):
     impl = ir.ImportRef(module="m", attr="f")
     return ir.Graph(
-        name="g", kind=ir.GraphKind.GRAPH, state=[],
+        name="g",
+        kind=ir.GraphKind.GRAPH,
+        state=[],
         nodes=[ir.NodeSpec(name=n, kind=ir.NodeKind.PYTHON, impl=impl, span=SPAN) for n in nodes],
         edges=[ir.EdgeSpec(source=s, target=t, span=SPAN) for s, t in edges],
-        branches=[ir.BranchSpec(source=s, kind=ir.BranchKind.ROUTER, router=impl,
-                                routes={"x": t}, span=SPAN) for s, t in branches],
+        branches=[
+            ir.BranchSpec(
+                source=s, kind=ir.BranchKind.ROUTER, router=impl, routes={"x": t}, span=SPAN
+            )
+            for s, t in branches
+        ],
         limits=ir.Limits(steps=ir.Bound(value=25)),
-        checkpoint=ir.CheckpointSpec(kind=ir.CheckpointKind.NONE), span=SPAN)
+        checkpoint=ir.CheckpointSpec(kind=ir.CheckpointKind.NONE),
+        span=SPAN,
+    )
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
-@given(nodes=st.lists(st.sampled_from(NAMES), unique=True),
-       edges=st.lists(st.tuples(ENDPOINTS, ENDPOINTS), max_size=12),
-       branches=st.lists(st.tuples(ENDPOINTS, ENDPOINTS), max_size=6))
+@given(
+    nodes=st.lists(st.sampled_from(NAMES), unique=True),
+    edges=st.lists(st.tuples(ENDPOINTS, ENDPOINTS), max_size=12),
+    branches=st.lists(st.tuples(ENDPOINTS, ENDPOINTS), max_size=6),
+)
 def test_reach_matches_networkx(nodes, edges, branches):
     graph = make_graph(nodes, edges, branches)
     reach, view = Reach.of(graph), GraphView.of(graph)

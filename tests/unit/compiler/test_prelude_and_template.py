@@ -6,10 +6,25 @@ from agentc.compiler import ir
 from agentc.compiler.context import prelude_decls
 from agentc.compiler.pipeline import compile_source
 
-BUILTINS = ("human_review", "summarization", "context_editing", "model_call_limit",
-            "tool_call_limit", "model_fallback", "model_retry", "tool_retry", "tool_error",
-            "pii", "todo_list", "llm_tool_selector", "tool_emulator", "shell_tool",
-            "file_search", "model_refusal", "budgets")
+BUILTINS = (
+    "human_review",
+    "summarization",
+    "context_editing",
+    "model_call_limit",
+    "tool_call_limit",
+    "model_fallback",
+    "model_retry",
+    "tool_retry",
+    "tool_error",
+    "pii",
+    "todo_list",
+    "llm_tool_selector",
+    "tool_emulator",
+    "shell_tool",
+    "file_search",
+    "model_refusal",
+    "budgets",
+)
 
 
 def test_prelude_declares_every_builtin_middleware() -> None:
@@ -32,17 +47,24 @@ def test_F1_default_steps() -> None:
 
 
 def test_middleware_defaults_are_filled() -> None:
-    text = 'agent a {\n model "openai:gpt-4o-mini"\n middleware { model_call_limit { run: 3 } }\n}\n'
+    text = (
+        'agent a {\n model "openai:gpt-4o-mini"\n middleware { model_call_limit { run: 3 } }\n}\n'
+    )
     mw = compile_source(text, "x.agent").program.graph("a").agent.middleware[0]
     assert mw.config == {"thread": None, "run": 3, "exit_behavior": "end"}
     assert [n.name for n in compile_source(text, "x.agent").program.graph("a").nodes] == [
-        "model", "model_call_limit.before_model", "model_call_limit.after_model"]
+        "model",
+        "model_call_limit.before_model",
+        "model_call_limit.after_model",
+    ]
 
 
 def test_A1_A2_model_resolution() -> None:
-    for spec, provider, name in [("openai:gpt-4o", "openai", "gpt-4o"),
-                                 ("claude-sonnet-4-5", "anthropic", "claude-sonnet-4-5"),
-                                 ("ollama:llama3:8b", "ollama", "llama3:8b")]:
+    for spec, provider, name in [
+        ("openai:gpt-4o", "openai", "gpt-4o"),
+        ("claude-sonnet-4-5", "anthropic", "claude-sonnet-4-5"),
+        ("ollama:llama3:8b", "ollama", "llama3:8b"),
+    ]:
         text = f'agent a {{ model "{spec}" }}\n'
         m = compile_source(text, "x.agent").program.graph("a").agent.model
         assert (m.provider, m.name) == (provider, name)

@@ -59,10 +59,14 @@ def test_parameters_to_json_schema() -> None:
     params = {p.name: p for p in scan().functions["multiply"].params}
     assert params["xs"].schema == {"type": "array", "items": {"type": "number"}}
     assert params["mode"].schema == {"enum": ["a", "b"]}
-    assert params["note"].schema == {"anyOf": [{"type": "string"}, {"type": "null"}],
-                                     "default": None} or not params["note"].required
-    assert params["tags"].schema["anyOf"][0] == {"type": "object",
-                                                 "additionalProperties": {"type": "integer"}}
+    assert (
+        params["note"].schema == {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}
+        or not params["note"].required
+    )
+    assert params["tags"].schema["anyOf"][0] == {
+        "type": "object",
+        "additionalProperties": {"type": "integer"},
+    }
     assert params["size"].description == "the size"
     assert params["other"].schema == {"default": None} or params["other"].schema == {}
     assert params["xs"].required and not params["size"].required
@@ -70,8 +74,9 @@ def test_parameters_to_json_schema() -> None:
 
 def test_E4_injected_parameters() -> None:
     params = {p.name: p.injected for p in scan().functions["multiply"].params}
-    assert params["state"] == ir.InjectedArg(param="state", kind=ir.InjectedKind.STATE,
-                                             field="messages")
+    assert params["state"] == ir.InjectedArg(
+        param="state", kind=ir.InjectedKind.STATE, field="messages"
+    )
     assert params["store"].kind is ir.InjectedKind.STORE
     assert params["call_id"].kind is ir.InjectedKind.TOOL_CALL_ID
     assert params["runtime"].kind is ir.InjectedKind.RUNTIME
@@ -161,15 +166,18 @@ def test_middleware_class_state_schema_tools_and_constructor() -> None:
     mod = pyscan.scan_source(MIDDLEWARE_SOURCE, "m.py")
     counter = mod.classes["Counter"]
     assert counter.state_schema == "CounterState" and counter.tool_names == ("lookup",)
-    assert [(p.name, p.required) for p in counter.init_params] == [("start", True),
-                                                                   ("step", False)]
+    assert [(p.name, p.required) for p in counter.init_params] == [("start", True), ("step", False)]
     assert not counter.init_kwargs
     later = mod.classes["Later"]
     assert later.init_kwargs and later.tool_names == ("lookup",)
     fields = {f.name: f for f in mod.classes["CounterState"].fields}
     V = pyscan.Visibility
     assert [fields[n].visibility for n in ("count", "notes", "draft", "shown")] == [
-        V.PRIVATE, V.OUTPUT_ONLY, V.INPUT_ONLY, V.PUBLIC]
+        V.PRIVATE,
+        V.OUTPUT_ONLY,
+        V.INPUT_ONLY,
+        V.PUBLIC,
+    ]
     assert fields["count"].schema == {"type": "integer"}
 
 

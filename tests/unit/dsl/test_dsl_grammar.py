@@ -9,7 +9,7 @@ import sys
 
 from lark import Lark, logger
 
-from agentc.grammar import GRAMMAR_PATH, _OPTIONS, cache_dir, load_parser
+from agentc.grammar import _OPTIONS, GRAMMAR_PATH, cache_dir, load_parser
 
 
 def test_load_parser_is_cached_per_process():
@@ -27,10 +27,14 @@ def test_grammar_has_no_conflicts(caplog):
 
 
 def _fresh_process(env: dict[str, str]) -> subprocess.CompletedProcess:
-    code = ("from agentc.dsl.parse import parse; r = parse('agent a { }', 'x'); "
-            "print(r.ok)")
-    return subprocess.run([sys.executable, "-c", code], env={**os.environ, **env},
-                          capture_output=True, text=True, timeout=120)
+    code = "from agentc.dsl.parse import parse; r = parse('agent a { }', 'x'); print(r.ok)"
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_cache_goes_to_xdg_cache_home(tmp_path):
@@ -56,6 +60,7 @@ def test_cache_dir_honours_environment(monkeypatch, tmp_path):
 
 def test_language_doc_carries_the_current_grammar():
     doc = (GRAMMAR_PATH.parents[1] / "docs" / "language.md").read_text(encoding="utf-8")
-    reference = doc[doc.index("```lark\n") + len("```lark\n"):doc.rindex("```")]
+    reference = doc[doc.index("```lark\n") + len("```lark\n") : doc.rindex("```")]
     assert reference == GRAMMAR_PATH.read_text(encoding="utf-8"), (
-        "docs/language.md's grammar reference is stale: paste grammar/agent.lark into it")
+        "docs/language.md's grammar reference is stale: paste grammar/agent.lark into it"
+    )

@@ -37,8 +37,13 @@ def test_node_is_a_frozen_slotted_dataclass():
 
 def _agent_files():
     """Every file that parses (a file with syntax errors has no AST to round-trip)."""
-    files = sorted([ROOT / "stdlib" / "prelude.agent", *ROOT.glob("examples/*.agent"),
-                    *ROOT.glob("tests/golden/*/input.agent")])
+    files = sorted(
+        [
+            ROOT / "stdlib" / "prelude.agent",
+            *ROOT.glob("examples/*.agent"),
+            *ROOT.glob("tests/golden/*/input.agent"),
+        ]
+    )
     return [f for f in files if parse(f.read_text(encoding="utf-8"), "x.agent").module]
 
 
@@ -49,9 +54,18 @@ def test_ast_json_round_trips(path):
     assert decode(encode(module), SourceFile("x.agent", text)) == module
 
 
-@pytest.mark.parametrize("junk", ["", "{", "[]", '{"@": "Nope", "a": []}',
-                                  '{"@": "Module", "a": [null, [], {"s": 0, "e": 99}]}',
-                                  '{"@": "Name", "a": ["x"]}', '{"s": 0, "e": 0}'])
+@pytest.mark.parametrize(
+    "junk",
+    [
+        "",
+        "{",
+        "[]",
+        '{"@": "Nope", "a": []}',
+        '{"@": "Module", "a": [null, [], {"s": 0, "e": 99}]}',
+        '{"@": "Name", "a": ["x"]}',
+        '{"s": 0, "e": 0}',
+    ],
+)
 def test_decode_refuses_what_is_not_an_ast(junk):
     assert decode(junk, SourceFile("x.agent", "agent a {}")) is None
 

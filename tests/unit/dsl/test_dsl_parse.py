@@ -43,10 +43,11 @@ def at(node) -> str:
 
 
 def src(text: str, node) -> str:
-    return text[node.span.start.offset:node.span.end.offset]
+    return text[node.span.start.offset : node.span.end.offset]
 
 
 # ---------------------------------------------------------------- file level
+
 
 def test_empty_file_is_an_empty_module():
     module = ok("")
@@ -63,11 +64,14 @@ def test_version_line():
     assert at(module.version) == "1:1-1:9"
 
 
-@pytest.mark.parametrize("text,target,alias", [
-    ('use "./tools.py" as tools', "./tools.py", "tools"),
-    ('use "./shared.agent"', "./shared.agent", None),
-    ('use "my_pkg.hooks" as hooks', "my_pkg.hooks", "hooks"),
-])
+@pytest.mark.parametrize(
+    "text,target,alias",
+    [
+        ('use "./tools.py" as tools', "./tools.py", "tools"),
+        ('use "./shared.agent"', "./shared.agent", None),
+        ('use "my_pkg.hooks" as hooks', "my_pkg.hooks", "hooks"),
+    ],
+)
 def test_use(text, target, alias):
     use = only(text)
     assert isinstance(use, ast.UseDecl)
@@ -77,14 +81,14 @@ def test_use(text, target, alias):
 
 
 def test_schema_fields_types_defaults_docs():
-    text = '''schema Answer "A checked answer." {
+    text = """schema Answer "A checked answer." {
   value: int
   explanation: str "how it was obtained"
   tags: list[str] = []
   confidence: float? = none
   mode: "fast" | "careful" = "fast"
   pairs: dict[str, int], counts: map[int]
-}'''
+}"""
     schema = only(text)
     assert isinstance(schema, ast.SchemaDecl)
     assert schema.name.text == "Answer" and schema.doc.value == "A checked answer."
@@ -104,7 +108,7 @@ def test_schema_fields_types_defaults_docs():
 
 
 def test_literal_types_and_none_type():
-    (f1, f2, f3) = only('schema S { a: 1 | 2, b: true | false, c: none | models.Invoice }').fields
+    (f1, f2, f3) = only("schema S { a: 1 | 2, b: true | false, c: none | models.Invoice }").fields
     assert [o.value.value for o in f1.type.options] == [1, 2]
     assert [o.value.value for o in f2.type.options] == [True, False]
     assert [o.name.dotted for o in f3.type.options] == ["none", "models.Invoice"]
@@ -112,7 +116,7 @@ def test_literal_types_and_none_type():
 
 # ---------------------------------------------------------------- agent block
 
-AGENT = '''agent calculator "Adds numbers." {
+AGENT = """agent calculator "Adds numbers." {
   model "anthropic:claude-sonnet-5" { temperature: 0, max_retries: 2 }
   prompt "You are a careful calculator."
   tools [tools.add, tools.multiply, { type: "web_search" }]
@@ -127,7 +131,7 @@ AGENT = '''agent calculator "Adds numbers." {
   interrupt before tools
   checkpoint sqlite(".agentc/state.db")
   description "a free setting"
-}'''
+}"""
 
 
 def test_agent_block_statements_in_order():
@@ -135,15 +139,27 @@ def test_agent_block_statements_in_order():
     assert isinstance(agent, ast.AgentDecl)
     assert agent.name.text == "calculator" and agent.doc.value == "Adds numbers."
     kinds = [type(s).__name__ for s in agent.body]
-    assert kinds == ["ModelStmt", "PromptStmt", "ToolsStmt", "OutputStmt", "MiddlewareStmt",
-                     "StateStmt", "LimitsStmt", "InterruptStmt", "CheckpointStmt", "SettingStmt"]
+    assert kinds == [
+        "ModelStmt",
+        "PromptStmt",
+        "ToolsStmt",
+        "OutputStmt",
+        "MiddlewareStmt",
+        "StateStmt",
+        "LimitsStmt",
+        "InterruptStmt",
+        "CheckpointStmt",
+        "SettingStmt",
+    ]
 
 
 def test_agent_model_prompt_tools():
     model, prompt, tools, *_ = only(AGENT).body
     assert model.spec.value == "anthropic:claude-sonnet-5"
     assert [(e.key.text, e.value.value) for e in model.options.entries] == [
-        ("temperature", 0), ("max_retries", 2)]
+        ("temperature", 0),
+        ("max_retries", 2),
+    ]
     assert prompt.value.value == "You are a careful calculator."
     first, second, provider = tools.value.items
     assert first.dotted == "tools.add" and second.dotted == "tools.multiply"
@@ -186,21 +202,25 @@ def test_output_without_strategy_or_options():
 
 
 def test_scripted_model_replies_nest():
-    (stmt,) = body('''agent a { model "scripted" { replies: [
-        { tool_calls: [ { name: "add", args: { a: 2, b: 3 }, id: "c1" } ] }, "The answer is 5." ] } }''')
+    (stmt,) = body("""agent a { model "scripted" { replies: [
+        { tool_calls: [ { name: "add", args: { a: 2, b: 3 }, id: "c1" } ] }, "The answer is 5." ] } }""")
     replies = stmt.options.entries[0].value
     assert isinstance(replies, ast.ListLit) and replies.items[1].value == "The answer is 5."
 
 
 def test_statements_need_no_separators_on_one_line():
     stmts = body('agent a { model "m" prompt "p" tools [] limits { steps: 1 } }')
-    assert [type(s).__name__ for s in stmts] == ["ModelStmt", "PromptStmt", "ToolsStmt",
-                                                  "LimitsStmt"]
+    assert [type(s).__name__ for s in stmts] == [
+        "ModelStmt",
+        "PromptStmt",
+        "ToolsStmt",
+        "LimitsStmt",
+    ]
 
 
 # ---------------------------------------------------------------- graph block
 
-GRAPH = '''graph review_loop {
+GRAPH = """graph review_loop {
   state {
     messages: messages
     draft: str = ""
@@ -221,7 +241,7 @@ GRAPH = '''graph review_loop {
   interrupt after publish, helper
   limits { steps: 25 }
   checkpoint memory
-}'''
+}"""
 
 
 def test_graph_state_reducer_and_doc():
@@ -257,8 +277,10 @@ def test_graph_edges():
 def test_graph_routes():
     named, python_router = body(GRAPH)[8:10]
     assert named.router.dotted == "tools_condition"
-    assert [(c.label.text, c.target.text) for c in named.cases] == [("tools", "act"),
-                                                                     ("end", "END")]
+    assert [(c.label.text, c.target.text) for c in named.cases] == [
+        ("tools", "act"),
+        ("end", "END"),
+    ]
     assert isinstance(python_router.router, ast.Call)
     assert len(python_router.cases) == 2
 
@@ -274,14 +296,14 @@ def test_graph_hooks_interrupt_limits_checkpoint():
 
 
 def test_keywords_are_names_where_names_are_expected():
-    graph = only('''graph g {
+    graph = only("""graph g {
   state { model: str, tools: list[str], node: int = 1
     edge: bool }
   node agent = agent(x)
   edge START -> agent
   edge agent -> tools
   node tools = tools([t.a])
-}''')
+}""")
     state = graph.body[0]
     assert [f.name.text for f in state.fields] == ["model", "tools", "node", "edge"]
     assert graph.body[1].name.text == "agent"
@@ -291,7 +313,7 @@ def test_keywords_are_names_where_names_are_expected():
 
 # ---------------------------------------------------------------- declarations
 
-PRELUDE = '''middleware model_call_limit(
+PRELUDE = """middleware model_call_limit(
   thread: int? = none "max model calls per thread",
   run: int? = none,
   exit_behavior: "end" | "error" = "end",
@@ -301,7 +323,7 @@ PRELUDE = '''middleware model_call_limit(
 router tools_condition() = "agentc.stdlib.routing:tools_condition" { labels: [tools, end] }
 template agent(model: model, prompt: str? = none, ...) = "agentc.compiler.template:lower_agent" { seats: [A11] }
 middleware documented "Counts calls." = "pkg:Counter"
-'''
+"""
 
 
 def test_declarations():
@@ -322,17 +344,26 @@ def test_declarations():
 
 # ---------------------------------------------------------------- expressions and literals
 
-@pytest.mark.parametrize("text,value", [
-    ('"a\\nb\\t\\"q\\" \\\\ \\u0041"', 'a\nb\t"q" \\ A'),
-    ("42", 42), ("-3", -3), ("0.5", 0.5), ("-2.5e3", -2500.0),
-    ("true", True), ("false", False),
-])
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ('"a\\nb\\t\\"q\\" \\\\ \\u0041"', 'a\nb\t"q" \\ A'),
+        ("42", 42),
+        ("-3", -3),
+        ("0.5", 0.5),
+        ("-2.5e3", -2500.0),
+        ("true", True),
+        ("false", False),
+    ],
+)
 def test_literal_values(text, value):
     assert expr(text).value == value
 
 
-@pytest.mark.parametrize("text,seconds", [("500ms", 0.5), ("30s", 30.0), ("2m", 120.0),
-                                          ("1h", 3600.0), ("1.5s", 1.5)])
+@pytest.mark.parametrize(
+    "text,seconds", [("500ms", 0.5), ("30s", 30.0), ("2m", 120.0), ("1h", 3600.0), ("1.5s", 1.5)]
+)
 def test_durations_in_seconds(text, seconds):
     lit = expr(text)
     assert isinstance(lit, ast.DurationLit) and lit.seconds == seconds and lit.text == text
@@ -387,8 +418,7 @@ def test_dotted_ref_parts_and_spans():
 
 def test_call_with_keyword_arguments():
     call = expr('model("m", prompt: "p", temperature: 0.2,)')
-    assert [a.name.text if a.name else None for a in call.args] == [None, "prompt",
-                                                                     "temperature"]
+    assert [a.name.text if a.name else None for a in call.args] == [None, "prompt", "temperature"]
 
 
 def test_spans_count_code_points():
@@ -405,6 +435,7 @@ def test_crlf_line_endings():
 
 # ---------------------------------------------------------------- files and results
 
+
 def test_parse_result_is_frozen_and_carries_source():
     result = parse("agent a { }", "x.agent")
     assert isinstance(result, ParseResult) and result.ok
@@ -415,7 +446,7 @@ def test_parse_result_is_frozen_and_carries_source():
 
 def test_parse_file_reads_utf8_with_bom(tmp_path):
     path = tmp_path / "a.agent"
-    path.write_bytes("\ufeffagent a { prompt \"é\" }\n".encode("utf-8"))
+    path.write_bytes('\ufeffagent a { prompt "é" }\n'.encode("utf-8"))
     result = parse_file(path)
     assert result.ok and result.module.items[0].body[0].value.value == "é"
 
@@ -457,7 +488,7 @@ def test_every_example_in_the_language_doc_parses():
 def test_every_wrong_example_in_the_language_doc_errs_where_it_says():
     """```errors blocks: a diagnostic on each line with a `# error` comment, none elsewhere."""
     doc = (EXAMPLES.parent / "docs" / "language.md").read_text(encoding="utf-8")
-    blocks = [b[len("errors\n"):] for b in doc.split("```")[1::2] if b.startswith("errors\n")]
+    blocks = [b[len("errors\n") :] for b in doc.split("```")[1::2] if b.startswith("errors\n")]
     assert blocks
     for block in blocks:
         want = [n for n, line in enumerate(block.split("\n"), 1) if "# error" in line]

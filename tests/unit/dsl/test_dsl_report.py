@@ -9,8 +9,10 @@ from agentc.dsl.parse import parse
 from agentc.dsl.report import render_human, render_json, render_short
 from agentc.dsl.source import SourceFile
 
-TEXT = ("graph support {\n  node answer = python(t.a)\n  node escalate = python(t.p)\n"
-        "  edge START -> answr\n}\n")
+TEXT = (
+    "graph support {\n  node answer = python(t.a)\n  node escalate = python(t.p)\n"
+    "  edge START -> answr\n}\n"
+)
 SRC = SourceFile("examples/support.agent", TEXT)
 
 
@@ -19,13 +21,22 @@ def _span(word: str, length: int | None = None):
     return SRC.span(at, at + (length or len(word)))
 
 
-UNKNOWN = error("unknown-node", "edge target `answr` is not a node in graph `support`",
-                _span("answr"), "unknown node",
-                secondary=[Label(_span("answer"), "a similar name is declared here")],
-                help="did you mean `answer`?")
-UNREACHABLE = warning("unreachable-node", "node `escalate` can never run", _span("escalate"),
-                      "no edge or branch reaches this node from START",
-                      notes=["a fact"], help="add an edge, or remove the node")
+UNKNOWN = error(
+    "unknown-node",
+    "edge target `answr` is not a node in graph `support`",
+    _span("answr"),
+    "unknown node",
+    secondary=[Label(_span("answer"), "a similar name is declared here")],
+    help="did you mean `answer`?",
+)
+UNREACHABLE = warning(
+    "unreachable-node",
+    "node `escalate` can never run",
+    _span("escalate"),
+    "no edge or branch reaches this node from START",
+    notes=["a fact"],
+    help="add an edge, or remove the node",
+)
 
 HUMAN = """\
 error[unknown-node]: edge target `answr` is not a node in graph `support`
@@ -62,7 +73,7 @@ def test_human_without_colour_has_no_escapes_and_with_colour_has_them():
 
 
 def test_human_two_digit_gutter_and_multiline_span():
-    text = "\n" * 11 + "agent a {\n  prompt \"x\"\n}\n"
+    text = "\n" * 11 + 'agent a {\n  prompt "x"\n}\n'
     src = SourceFile("f.agent", text)
     start = text.index("agent")
     d = error("x-code", "whole agent", src.span(start, len(text) - 1), "here")
@@ -73,7 +84,8 @@ def test_human_two_digit_gutter_and_multiline_span():
         "12 | agent a {\n"
         "   | ^^^^^^^^^ here\n"
         "\n"
-        "error: `f.agent` has 1 error\n")
+        "error: `f.agent` has 1 error\n"
+    )
 
 
 def test_zero_width_span_gets_one_caret_and_missing_source_no_snippet():
@@ -96,7 +108,8 @@ def test_short_form():
     assert render_short([UNKNOWN, UNREACHABLE]) == (
         "examples/support.agent:4:17: error[unknown-node]: edge target `answr` is not a node "
         "in graph `support`\n"
-        "examples/support.agent:3:8: warning[unreachable-node]: node `escalate` can never run\n")
+        "examples/support.agent:3:8: warning[unreachable-node]: node `escalate` can never run\n"
+    )
 
 
 def test_json_schema_and_byte_offsets():
@@ -106,8 +119,17 @@ def test_json_schema_and_byte_offsets():
     json.dumps(data)  # ready for json.dumps as it is
     assert data["version"] == 1 and data["summary"] == {"errors": 1, "warnings": 0}
     (d,) = data["diagnostics"]
-    assert set(d) == {"code", "severity", "message", "file", "span", "label", "secondary",
-                      "notes", "help"}
+    assert set(d) == {
+        "code",
+        "severity",
+        "message",
+        "file",
+        "span",
+        "label",
+        "secondary",
+        "notes",
+        "help",
+    }
     start = d["span"]["start"]
     assert start["offset"] == text.index('"é"') + 3 and start["byte"] == start["offset"] + 1
     assert d["secondary"][0]["span"]["start"] == {"line": 1, "col": 9, "offset": 8, "byte": 8}
@@ -117,6 +139,7 @@ def test_summary_counts_per_file_and_plurals():
     other = SourceFile("b.agent", "x")
     d = error("c", "m", other.span(0, 1))
     out = render_human([UNKNOWN, UNKNOWN, d, UNREACHABLE], {SRC.name: SRC})
-    assert out.endswith("error: `examples/support.agent` has 2 errors and 1 warning\n"
-                        "error: `b.agent` has 1 error\n")
+    assert out.endswith(
+        "error: `examples/support.agent` has 2 errors and 1 warning\nerror: `b.agent` has 1 error\n"
+    )
     assert render_human([], {}) == ""

@@ -44,7 +44,7 @@ def test_unclosed_block_names_the_opener_with_a_secondary_label():
 
 def test_unclosed_list_and_paren():
     assert one("agent a { tools [a, b\n}\n").code in ("unclosed-block", "syntax")
-    d = one('graph g { node n = python(t.f\n')
+    d = one("graph g { node n = python(t.f\n")
     assert d.code == "unclosed-block" and "`(`" in d.message
 
 
@@ -109,21 +109,33 @@ def test_unknown_escape():
 
 
 def test_several_errors_one_per_declaration():
-    text = ('agent one {\n  prompt "x"\n\n'
-            'agent two {\n  prompt = 1\n}\n\n'
-            'graph three {\n  edge a b\n}\n\n'
-            'graph fine {\n  edge START -> END\n}\n')
+    text = (
+        'agent one {\n  prompt "x"\n\n'
+        "agent two {\n  prompt = 1\n}\n\n"
+        "graph three {\n  edge a b\n}\n\n"
+        "graph fine {\n  edge START -> END\n}\n"
+    )
     found = diags(text)
     assert [(d.code, d.span.start.line) for d in found] == [
-        ("unclosed-block", 2), ("syntax", 5), ("syntax", 9)]
+        ("unclosed-block", 2),
+        ("syntax", 5),
+        ("syntax", 9),
+    ]
 
 
 def test_messages_never_name_lark_tokens():
-    for text in ["agent a { prompt }", "graph g { edge a -> }", "schema S { x: }",
-                 "use", "agent a { model { } ( }", "graph g { route a by { } }"]:
+    for text in [
+        "agent a { prompt }",
+        "graph g { edge a -> }",
+        "schema S { x: }",
+        "use",
+        "agent a { model { } ( }",
+        "graph g { route a by { } }",
+    ]:
         for d in diags(text):
-            assert not re.search(r"\b(LBRACE|RBRACE|NAME|STRING|__ANON|\$END|LSQB)\b",
-                                 d.message + " ".join(d.notes)), d.message
+            assert not re.search(
+                r"\b(LBRACE|RBRACE|NAME|STRING|__ANON|\$END|LSQB)\b", d.message + " ".join(d.notes)
+            ), d.message
 
 
 def test_all_codes_are_registered():
@@ -133,22 +145,38 @@ def test_all_codes_are_registered():
 
 def test_soft_keywords_match_the_grammar():
     grammar = GRAMMAR_PATH.read_text()
-    rule = grammar[grammar.index("!name:"):]
-    rule = rule[:rule.index("\n\n")]
+    rule = grammar[grammar.index("!name:") :]
+    rule = rule[: rule.index("\n\n")]
     assert set(re.findall(r'"([a-z]+)"', rule)) == SOFT_KEYWORDS
 
 
-@pytest.mark.parametrize("text", [
-    "x\n   y\n  z", "  a\n  b", "\n\n  first\n    second\n\n", "one", "", "\tt\n\tu",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x\n   y\n  z",
+        "  a\n  b",
+        "\n\n  first\n    second\n\n",
+        "one",
+        "",
+        "\tt\n\tu",
+    ],
+)
 def test_dedent_matches_inspect_cleandoc(text):
     assert dedent(text) == inspect.cleandoc(text)
 
 
-@pytest.mark.parametrize("text", ["\x00\x01\x02", "{" * 5000, "[" * 3000 + "]" * 3000,
-                                  "agent a { x " + "(" * 2000 + "1" + ")" * 2000 + " }",
-                                  "agent a { x " + "-" * 3000 + "1 }",
-                                  "agent a { x " + "not " * 3000 + "a }", "\ud7ff\ufeff"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\x00\x01\x02",
+        "{" * 5000,
+        "[" * 3000 + "]" * 3000,
+        "agent a { x " + "(" * 2000 + "1" + ")" * 2000 + " }",
+        "agent a { x " + "-" * 3000 + "1 }",
+        "agent a { x " + "not " * 3000 + "a }",
+        "\ud7ff\ufeff",
+    ],
+)
 def test_hostile_input_gives_a_result(text):
     result = parse(text, "t.agent")
     for d in result.diagnostics:
@@ -156,6 +184,7 @@ def test_hostile_input_gives_a_result(text):
 
 
 # ---------------------------------------------------------------- the chunked check files
+
 
 def _chunks():
     for path in sorted(CHECKS.glob("syntax_*.agent")):
@@ -171,11 +200,15 @@ def _chunks():
 def test_syntax_check_chunks(offset, lines):
     """The same contract as tests/test_checks.py, against the parser alone."""
     text = "\n" * offset + "\n".join(lines)
-    want = [(offset + n, m.group(1), m.group(2)) for n, line in enumerate(lines, 1)
-            for m in MARKER.finditer(line)]
+    want = [
+        (offset + n, m.group(1), m.group(2))
+        for n, line in enumerate(lines, 1)
+        for m in MARKER.finditer(line)
+    ]
     got = [(d.span.start.line, d.code, d.message) for d in parse(text, "c.agent").diagnostics]
-    missing = [w for w in want if not any(g[:2] == w[:2] and (w[2] is None or w[2] in g[2])
-                                          for g in got)]
+    missing = [
+        w for w in want if not any(g[:2] == w[:2] and (w[2] is None or w[2] in g[2]) for g in got)
+    ]
     unexpected = [g for g in got if not any(g[:2] == w[:2] for w in want)]
     assert not missing and not unexpected, f"missing {missing}, unexpected {unexpected}"
 
@@ -186,23 +219,29 @@ def test_there_are_enough_syntax_chunks():
 
 # ---------------------------------------------------------------- recovery inside blocks
 
+
 def lines_codes(text: str) -> list[tuple[int, str]]:
     return [(d.span.start.line, d.code) for d in diags(text)]
 
 
 def test_each_broken_statement_of_one_agent_gets_its_own_error():
-    text = ('agent a {\n  prompt = "x"\n  tools [t.a t.b]\n  model "m" { temperature = 1 }\n'
-            '  checkpoint memory\n}\n')
+    text = (
+        'agent a {\n  prompt = "x"\n  tools [t.a t.b]\n  model "m" { temperature = 1 }\n'
+        "  checkpoint memory\n}\n"
+    )
     assert lines_codes(text) == [(2, "syntax"), (3, "syntax"), (4, "syntax")]
 
 
 def test_recovery_in_nested_state_block_and_graph():
-    text = ('graph g {\n  state {\n    x: int =\n    y: str\n  }\n  edge START END\n'
-            '  edge a -> b\n}\n')
+    text = (
+        "graph g {\n  state {\n    x: int =\n    y: str\n  }\n  edge START END\n  edge a -> b\n}\n"
+    )
     found = diags(text)
     # `y: str` is the rest of the unfinished `x: int =`, not a mistake of its own.
     assert [(d.span.start.line, d.message) for d in found] == [
-        (3, "expected a value after `=`"), (6, "expected `->`, found `END`")]
+        (3, "expected a value after `=`"),
+        (6, "expected `->`, found `END`"),
+    ]
 
 
 def test_a_token_that_starts_a_bad_statement_is_not_blamed_on_the_line_before():
@@ -221,12 +260,12 @@ def test_no_recovery_on_one_line_or_at_the_end_of_the_file():
 
 
 def test_recovery_works_in_every_declaration():
-    text = ('agent a {\n  prompt = 1\n  tools [a b]\n}\n\n'
-            'graph g {\n  edge a b\n  edge -> c\n}\n')
+    text = "agent a {\n  prompt = 1\n  tools [a b]\n}\n\ngraph g {\n  edge a b\n  edge -> c\n}\n"
     assert lines_codes(text) == [(2, "syntax"), (3, "syntax"), (7, "syntax"), (8, "syntax")]
 
 
 def test_recovery_is_bounded():
     text = "agent a {\n" + "  prompt = 1\n" * 100 + "}\n"
     from agentc.dsl.syntax_errors import MAX_SYNTAX_ERRORS
+
     assert len(diags(text)) == MAX_SYNTAX_ERRORS

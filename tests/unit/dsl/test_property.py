@@ -21,23 +21,56 @@ SNIPPETS = (
     'schema Answer "doc" {\n  value: int\n  tags: list[str] = []\n  mode: "a" | "b" = "a"\n}\n',
     'agent calc {\n  model "openai:gpt-4o-mini" { temperature: 0 }\n  prompt """\n    Hi.\n  """\n'
     '  tools [tools.add, { type: "web_search" }]\n}\n',
-    'agent a {\n  output Answer via tool { handle_errors: true }\n'
-    '  middleware { model_call_limit { run: 10 } hooks.log }\n}\n',
-    'agent a { limits { steps: 25, step_timeout: 30s } interrupt before tools '
+    "agent a {\n  output Answer via tool { handle_errors: true }\n"
+    "  middleware { model_call_limit { run: 10 } hooks.log }\n}\n",
+    "agent a { limits { steps: 25, step_timeout: 30s } interrupt before tools "
     'checkpoint sqlite("x.db") }\n',
-    'graph g {\n  state { messages: messages, log: list[str] = [] reduce append }\n'
+    "graph g {\n  state { messages: messages, log: list[str] = [] reduce append }\n"
     '  node w = model("m", prompt: "p") { timeout: 500ms }\n  edge START -> w\n}\n',
     'graph g {\n  edge a -> b when x != "" and not y or z in [1, -2.5]\n  edge a -> c otherwise\n'
-    '  edge b -> [c, d]\n}\n',
-    'graph g {\n  route act by tools_condition { tools -> act, end -> END }\n'
-    '  hook before w = python(t.log)\n}\n',
+    "  edge b -> [c, d]\n}\n",
+    "graph g {\n  route act by tools_condition { tools -> act, end -> END }\n"
+    "  hook before w = python(t.log)\n}\n",
     'middleware m(run: int? = none "doc", ...) = "pkg:M" { hooks: [before_model] }\n'
     'router r() = "pkg:r"\n',
 )
 
-FRAGMENTS = ("{", "}", "[", "]", "(", ")", '"', '"""', "#", "\n", "->", "=", ":", ",", ".",
-             "...", "agent", "graph", "edge", "node", "when", "otherwise", "none", "1",
-             "30x", "2m", "-", "not", "\\", "\x00", "é", "世", "\t", " ")
+FRAGMENTS = (
+    "{",
+    "}",
+    "[",
+    "]",
+    "(",
+    ")",
+    '"',
+    '"""',
+    "#",
+    "\n",
+    "->",
+    "=",
+    ":",
+    ",",
+    ".",
+    "...",
+    "agent",
+    "graph",
+    "edge",
+    "node",
+    "when",
+    "otherwise",
+    "none",
+    "1",
+    "30x",
+    "2m",
+    "-",
+    "not",
+    "\\",
+    "\x00",
+    "é",
+    "世",
+    "\t",
+    " ",
+)
 
 
 @st.composite
@@ -49,14 +82,17 @@ def mutated(draw) -> str:
         if kind == "insert":
             text = text[:at] + draw(st.sampled_from(FRAGMENTS)) + text[at:]
         elif kind == "delete":
-            text = text[:at] + text[at + draw(st.integers(1, 8)):]
+            text = text[:at] + text[at + draw(st.integers(1, 8)) :]
         else:
             text = text[:at]
     return text
 
 
-ANY_TEXT = st.one_of(mutated(), st.text(max_size=40),
-                     st.text(alphabet='{}[]()"#:=,.-> \nagentdgraph0123', max_size=40))
+ANY_TEXT = st.one_of(
+    mutated(),
+    st.text(max_size=40),
+    st.text(alphabet='{}[]()"#:=,.-> \nagentdgraph0123', max_size=40),
+)
 
 
 def _check_span(span: Span, result: ParseResult) -> None:
@@ -67,8 +103,13 @@ def _check_span(span: Span, result: ParseResult) -> None:
     assert result.source.pos(span.end.offset) == span.end
 
 
-@settings(max_examples=10_000, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=10_000,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(ANY_TEXT)
 def test_any_text_gives_located_diagnostics(text: str) -> None:
     result = parse(text, "p.agent")
