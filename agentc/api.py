@@ -143,7 +143,7 @@ def _read_entry(entry: Path) -> Any:
         return None
     if any(_file_hash(Path(p)) != h for p, h in data.get("deps", {}).items()):
         return None
-    from agentc.compiler import ir
+    from agentc import ir
 
     try:
         return ir.Program.model_validate(data["program"])

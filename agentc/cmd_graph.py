@@ -13,7 +13,7 @@ import enum
 import sys
 from pathlib import Path
 
-from .compiler import ir
+from . import ir
 
 
 class Format(str, enum.Enum):

@@ -261,7 +261,7 @@ def bind(
     source: Callable[..., Any] | None = None,
 ) -> tuple[Any, Any]:
     from agentc import runtime
-    from agentc.compiler import ir
+    from agentc import ir
 
     spec = graph.checkpoint
     if spec.kind is ir.CheckpointKind.NONE and spec.span is None:

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .compiler import ir
+from . import ir
 
 SEATS_JSON = Path(__file__).resolve().parent.parent / "stdlib" / "data" / "seats.json"
 STDLIB_PREFIX = "agentc.stdlib"

@@ -10,7 +10,7 @@ import html
 import re
 
 from . import explain
-from .compiler import ir
+from . import ir
 
 _STYLE = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;

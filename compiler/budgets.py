@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, error
-from . import ir
+from .. import ir
 from .decls import span_ir
 from .suggest import did_you_mean
 from .typecheck import TYPE_MISMATCH, describe, to_json

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, Label, error, register_code
-from . import ir
+from .. import ir
 from .budgets import AMOUNTS, asks, budget_entries
 from .budgets import MIDDLEWARE_NAME as BUDGETS_NAME
 from .check import (

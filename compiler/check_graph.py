@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, Label, error, register_code
-from . import ir
+from .. import ir
 from .check import (
     UNKNOWN_PARAM,
     check_checkpoint,

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic
-from . import ir
+from .. import ir
 from .decls import DeclInfo, read_decl, span_ir
 from .models import resolve_model
 from .paths import PRELUDE_NAME

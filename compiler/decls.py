@@ -14,7 +14,7 @@ from typing import Any
 
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, error, register_code
-from . import ir
+from .. import ir
 from .pyscan import Visibility
 from .suggest import did_you_mean
 from .types import Ty, TypeScope, resolve_type

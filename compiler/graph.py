@@ -27,7 +27,7 @@ from typing import Any
 
 from ..dsl.diagnostics import Diagnostic, Severity, error, register_code, warning
 from ..dsl.source import Pos, Span
-from . import ir
+from .. import ir
 
 UNREACHABLE_NODE = register_code(
     "unreachable-node", "no edge or branch reaches a node from START", Severity.WARNING

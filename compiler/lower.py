@@ -5,7 +5,7 @@ errors. Output: an `ir.Program` with the root's schemas and graphs in declaratio
 followed by every graph they reference from other files (qualified `alias.name`). Runs only
 on error-free input, so it asserts instead of reporting.
 
-Choices the IR leaves open (see also compiler/ir.py's docstring):
+Choices the IR leaves open (see also ir/__init__.py's docstring):
 - graph-block nodes: model/tools nodes use the factories `agentc.stdlib.nodes:model_node` /
   `:tool_node` with their settings in `config`; agent/subgraph nodes use
   `agentc.runtime.subgraph:subgraph_node` with `config {"graph": "<qualified name>"}`.
@@ -24,7 +24,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from ..dsl import ast
-from . import ir
+from .. import ir
 from .budgets import budget_middleware
 from .check_agent import AGENT_CHANNELS
 from .context import Ctx, prelude_decls, python_import

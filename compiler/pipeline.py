@@ -18,7 +18,8 @@ from types import MappingProxyType
 
 from ..dsl.diagnostics import UNREADABLE, Diagnostic, Diagnostics, error
 from ..dsl.source import SourceFile
-from . import check_agent, check_graph, ir  # noqa: F401  (register their codes at import)
+from .. import ir
+from . import check_agent, check_graph  # noqa: F401  (register their codes at import)
 from .check import check_unit
 from .context import Ctx
 from .graph import check_structure

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from agentc.compiler import ir
+from agentc import ir
 from agentc.runtime.errors import AgentcRuntimeError
 
 Namespace = tuple[str, ...]

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..compiler.ir import (
+from ..ir import (
     AgentSpec,
     BranchSpec,
     CheckpointKind,
@@ -742,7 +742,7 @@ def tool_node(spec: NodeSpec, graph: Graph, env: Any) -> ToolRunner:
 
 def needs_state(agent: AgentSpec) -> bool:
     """Whether any tool reads the state (E4), so each Send carries a snapshot of it."""
-    from ..compiler.ir import InjectedKind
+    from ..ir import InjectedKind
 
     if any(HookPoint.WRAP_TOOL_CALL in m.hooks for m in agent.middleware):
         return True  # a wrap_tool_call reads `request.state` (D12: the reviewer's edits)

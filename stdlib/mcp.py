@@ -35,7 +35,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..compiler.ir import MCP_ALL_TOOLS, McpToolRef
+from ..ir import MCP_ALL_TOOLS, McpToolRef
 from ..runtime import interrupt
 from ..runtime.errors import AgentcRuntimeError, ResumeValidationError
 from .providers.mcp_http import (

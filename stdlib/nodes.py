@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..compiler.ir import Graph, ModelSpec, NodeSpec, ToolSpec
+from ..ir import Graph, ModelSpec, NodeSpec, ToolSpec
 from ..runtime.types import factory
 from .agent import (
     AgentSetupError,

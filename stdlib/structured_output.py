@@ -22,7 +22,7 @@ from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
-from ..compiler.ir import OutputSpec, OutputStrategy, SchemaSpec
+from ..ir import OutputSpec, OutputStrategy, SchemaSpec
 from .messages import AIMessage, BaseMessage, ToolMessage
 from .providers.base import ModelProfile, ResponseFormat, ToolDefinition
 

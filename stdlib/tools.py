@@ -33,7 +33,7 @@ from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
-from ..compiler.ir import InjectedArg, InjectedKind
+from ..ir import InjectedArg, InjectedKind
 from ..runtime.errors import StoreRequiredError
 from ..runtime.types import Command, CommandGraph, RunConfig
 from .messages import REMOVE_ALL_MESSAGES, RemoveMessage, ToolCall, ToolMessage, coerce_messages

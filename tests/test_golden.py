@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agentc.compiler import ir
+from agentc import ir
 from agentc.compiler.pipeline import compile_source
 from agentc.dsl.dump import dump
 from agentc.dsl.parse import parse

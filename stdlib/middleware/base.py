@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...compiler.ir import JumpTarget
+from ...ir import JumpTarget
 from ..messages import AIMessage, BaseMessage, SystemMessage
 
 JumpTo = JumpTarget  # LangChain's name for "model" | "tools" | "end"

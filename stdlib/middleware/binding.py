@@ -15,7 +15,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Any
 
-from ...compiler.ir import Graph, HookPoint, ImportRef, MiddlewareSpec
+from ...ir import Graph, HookPoint, ImportRef, MiddlewareSpec
 
 _CACHE_ATTR = "_agentc_middleware"
 

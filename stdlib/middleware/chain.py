@@ -17,7 +17,7 @@ import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from ...compiler.ir import HookPoint
+from ...ir import HookPoint
 from .base import as_model_response
 
 Handler = Callable[[Any], Awaitable[Any]]

@@ -16,7 +16,7 @@ from .profiles import profile_for
 from .settings import AuthStyle, ModelSettings, settings_from_spec
 
 if TYPE_CHECKING:
-    from ...compiler.ir import ModelSpec
+    from ...ir import ModelSpec
 
 
 class HttpChatModel(ABC):

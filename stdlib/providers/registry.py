@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from ...compiler.ir import ModelSpec, SourceSpan
+from ...ir import ModelSpec, SourceSpan
 from .base import ChatModel
 from .resolve import UnknownModelError, Wire, parse_model_string, provider_info
 

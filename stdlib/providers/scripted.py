@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from ...compiler.ir import ModelSpec
+from ...ir import ModelSpec
 from ..messages import AIMessage, InvalidToolCall, ToolCall, UsageMetadata
 from .base import MessageDelta, ModelProfile, ModelRequest, ToolCallChunk
 

@@ -27,7 +27,7 @@ from ._http import (
 from .resolve import ProviderInfo, provider_info
 
 if TYPE_CHECKING:
-    from ...compiler.ir import ModelSpec
+    from ...ir import ModelSpec
 
 
 class ModelOptionError(ValueError):

@@ -7,7 +7,7 @@ interrupts, a checkpointer, structured output, return_direct tools.
 
 from __future__ import annotations
 
-from agentc.compiler import ir
+from agentc import ir
 
 FILE = "fixture.agent"
 AGENT = "agentc.stdlib.agent"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from agentc.cli import main
-from agentc.compiler import ir
+from agentc import ir
 
 from .golden_util import check_golden
 from .test_render import NEEDS_DOT, expected_edges, svg_elements

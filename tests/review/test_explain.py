@@ -7,7 +7,7 @@ import json
 import pytest
 
 from agentc import explain
-from agentc.compiler import ir
+from agentc import ir
 from agentc.explain import Holder, Kind, Origin
 
 from . import fixtures

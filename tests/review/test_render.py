@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from agentc.compiler import ir, render
+from agentc import ir
+from agentc.compiler import render
 
 from . import fixtures
 from .golden_util import check_golden

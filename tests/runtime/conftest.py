@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from agentc.compiler import ir
+from agentc import ir
 
 MOD = "agentc_runtime_testfns"
 _module = sys.modules.setdefault(MOD, types.ModuleType(MOD))

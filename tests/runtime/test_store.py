@@ -11,7 +11,7 @@ import time
 import pytest
 from conftest import END, START, chain, chan, graph, node, program, subgraph
 
-from agentc.compiler import ir
+from agentc import ir
 from agentc.runtime import (
     InMemoryStore,
     MemoryStore,

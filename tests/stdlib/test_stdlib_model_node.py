@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel
 from stdlib_kit import SPAN, FakeCtx, make_agent, tool_spec
 
-from agentc.compiler import ir
+from agentc import ir
 from agentc.runtime.types import RunConfig, Send
 from agentc.stdlib import agent as ag
 from agentc.stdlib.messages import (

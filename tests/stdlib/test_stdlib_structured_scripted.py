@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from stdlib_kit import SPAN
 from typing_extensions import TypedDict
 
-from agentc.compiler import ir
+from agentc import ir
 from agentc.stdlib.messages import AIMessage, HumanMessage, ToolCall
 from agentc.stdlib.providers.base import ModelProfile, ModelRequest
 from agentc.stdlib.providers.scripted import (

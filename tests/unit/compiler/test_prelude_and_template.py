@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentc.compiler import ir
+from agentc import ir
 from agentc.compiler.context import prelude_decls
 from agentc.compiler.pipeline import compile_source
 

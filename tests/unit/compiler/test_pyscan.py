@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentc.compiler import ir, pyscan
+from agentc import ir
+from agentc.compiler import pyscan
 
 SOURCE = '''
 import os
