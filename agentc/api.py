@@ -179,7 +179,7 @@ def bind(
 
     graph = program.graph(name)
     if checkpointer is None:
-        checkpointer = runtime.store_for(graph.checkpoint, base_dir)
+        checkpointer = runtime.checkpointer_for(graph.checkpoint, base_dir)
     if store is None:
         store = runtime.open_store(graph.store, base_dir)
     return runtime.compile(program, name, checkpointer=checkpointer, store=store, base_dir=base_dir)

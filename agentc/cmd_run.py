@@ -260,17 +260,18 @@ def bind(
     thread: str | None,
     source: Callable[..., Any] | None = None,
 ) -> tuple[Any, Any]:
-    from agentc import runtime
-    from agentc import ir
+    from agentc import ir, runtime
 
     spec = graph.checkpoint
     if spec.kind is ir.CheckpointKind.NONE and spec.span is None:
-        from agentc.runtime.sqlite import SqliteStore  # the CLI's embedded default (F10)
+        from agentc.runtime.checkpoint.sqlite import (
+            SqliteCheckpointer,  # the CLI's embedded default (F10)
+        )
 
         Path(DEFAULT_STORE).parent.mkdir(parents=True, exist_ok=True)
-        store = SqliteStore(DEFAULT_STORE)
+        store = SqliteCheckpointer(DEFAULT_STORE)
     else:
-        store = runtime.store_for(spec, base_dir)
+        store = runtime.checkpointer_for(spec, base_dir)
     if store is None and thread:
         raise UsageError(
             f"`--thread` needs saved state, but `{graph.name}` says "

@@ -9,8 +9,7 @@ from __future__ import annotations
 import html
 import re
 
-from . import explain
-from . import ir
+from . import explain, ir
 
 _STYLE = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;

@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "runti
 
 from conftest import END, START, chan, cmp, compiled, field, graph, node, router, when  # noqa: E402
 
-from agentc.runtime import Durability, MemoryStore, RunConfig, Send, SqliteStore  # noqa: E402
+from agentc.runtime import Durability, MemoryCheckpointer, RunConfig, Send, SqliteCheckpointer  # noqa: E402
 from agentc.stdlib.messages import AIMessage as AAI  # noqa: E402
 from agentc.stdlib.messages import ToolMessage as ATool
 
@@ -216,7 +216,7 @@ def bench_checkpointers(n: int) -> None:
     from langgraph.checkpoint.memory import InMemorySaver
 
     steps = 2 * n + 1
-    lg, ac = lg_loop(n, InMemorySaver()), ac_loop(n, MemoryStore())
+    lg, ac = lg_loop(n, InMemorySaver()), ac_loop(n, MemoryCheckpointer())
     ids = iter(range(10**6))
     t_lg = best(
         lambda: lg.ainvoke(
@@ -233,7 +233,7 @@ def bench_sqlite(n: int) -> None:
     steps = 2 * n + 1
     tmp = tempfile.mkdtemp()
     lg_time, lg_size = _lg_sqlite(n, os.path.join(tmp, "lg.db"))
-    store = SqliteStore(os.path.join(tmp, "ac.db"))
+    store = SqliteCheckpointer(os.path.join(tmp, "ac.db"))
     g = ac_loop(n, store)
     t0 = time.perf_counter()
     asyncio.run(

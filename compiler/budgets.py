@@ -25,9 +25,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 
+from .. import ir
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, error
-from .. import ir
 from .decls import span_ir
 from .suggest import did_you_mean
 from .typecheck import TYPE_MISMATCH, describe, to_json

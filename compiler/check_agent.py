@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .. import ir
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, Label, error, register_code
-from .. import ir
 from .budgets import AMOUNTS, asks, budget_entries
 from .budgets import MIDDLEWARE_NAME as BUDGETS_NAME
 from .check import (

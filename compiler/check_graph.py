@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .. import ir
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, Label, error, register_code
-from .. import ir
 from .check import (
     UNKNOWN_PARAM,
     check_checkpoint,

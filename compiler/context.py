@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from .. import ir
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic
-from .. import ir
 from .decls import DeclInfo, read_decl, span_ir
 from .models import resolve_model
 from .paths import PRELUDE_NAME

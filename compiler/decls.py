@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import ir
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic, error, register_code
-from .. import ir
 from .pyscan import Visibility
 from .suggest import did_you_mean
 from .types import Ty, TypeScope, resolve_type

@@ -25,9 +25,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .. import ir
 from ..dsl.diagnostics import Diagnostic, Severity, error, register_code, warning
 from ..dsl.source import Pos, Span
-from .. import ir
 
 UNREACHABLE_NODE = register_code(
     "unreachable-node", "no edge or branch reaches a node from START", Severity.WARNING

@@ -23,8 +23,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from ..dsl import ast
 from .. import ir
+from ..dsl import ast
 from .budgets import budget_middleware
 from .check_agent import AGENT_CHANNELS
 from .context import Ctx, prelude_decls, python_import

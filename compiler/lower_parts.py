@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..dsl import ast
 from .. import ir
+from ..dsl import ast
 from .context import Ctx, python_import
 from .decls import span_ir
 from .models import resolve_model

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
+from .. import ir
 from ..dsl.diagnostics import UNREADABLE, Diagnostic, Diagnostics, error
 from ..dsl.source import SourceFile
-from .. import ir
 from . import check_agent, check_graph  # noqa: F401  (register their codes at import)
 from .check import check_unit
 from .context import Ctx

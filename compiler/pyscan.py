@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..dsl.diagnostics import register_code
 from .. import ir
+from ..dsl.diagnostics import register_code
 
 HOOK_DECORATORS = {p.value for p in ir.HookPoint}
 MIDDLEWARE_METHODS = {p.value: p for p in ir.HookPoint if p is not ir.HookPoint.DYNAMIC_PROMPT}

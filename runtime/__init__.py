@@ -4,8 +4,8 @@ Public API: `compile(program, graph, checkpointer=…, store=…, base_dir=…)`
 (invoke / ainvoke / stream / astream, each with per-run `interrupt_before` /
 `interrupt_after`; aget_state / aget_state_history / aupdate_state and their sync
 adapters get_state / get_state_history / update_state),
-`interrupt(value)`, the checkpoint stores `MemoryStore` and `SqliteStore` (lazy), the
-long-term stores (I1) `InMemoryStore` and `SqliteItemStore` with `open_store(spec)`, the types of
+`interrupt(value)`, the checkpoint stores `MemoryCheckpointer` and `SqliteCheckpointer` (lazy), the
+long-term stores (I1) `InMemoryStore` and `SqliteStore` with `open_store(spec)`, the types of
 `runtime.types`, the events of `runtime.events`, the errors of `runtime.errors`.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentc.runtime.checkpoint import CheckpointStore, MemoryStore
+from agentc.runtime.checkpoint import Checkpointer, MemoryCheckpointer
 from agentc.runtime.context import interrupt
 from agentc.runtime.errors import (
     AgentcRuntimeError,
@@ -27,8 +27,8 @@ from agentc.runtime.errors import (
     StoreRequiredError,
     UnknownStoredTypeError,
 )
-from agentc.runtime.graph import CompiledGraph, StateSnapshot, compile, store_for
-from agentc.runtime.store import InMemoryStore, Item, SqliteItemStore, Store, StoreError, open_store
+from agentc.runtime.graph import CompiledGraph, StateSnapshot, checkpointer_for, compile
+from agentc.runtime.store import InMemoryStore, Item, SqliteStore, Store, StoreError, open_store
 from agentc.runtime.types import (
     Command,
     CommandGraph,
@@ -43,7 +43,7 @@ from agentc.runtime.types import (
 
 __all__ = [
     "AgentcRuntimeError",
-    "CheckpointStore",
+    "Checkpointer",
     "CheckpointerRequiredError",
     "Command",
     "CommandGraph",
@@ -53,13 +53,13 @@ __all__ = [
     "GraphInterrupt",
     "Interrupt",
     "InvalidUpdateError",
-    "MemoryStore",
+    "MemoryCheckpointer",
     "RecursionLimitError",
     "ResumeError",
     "ResumeValidationError",
     "RunConfig",
     "Send",
-    "SqliteStore",
+    "SqliteCheckpointer",
     "StateSnapshot",
     "StepTimeoutError",
     "StreamMode",
@@ -67,10 +67,10 @@ __all__ = [
     "compile",
     "factory",
     "interrupt",
-    "store_for",
+    "checkpointer_for",
     "InMemoryStore",
     "Item",
-    "SqliteItemStore",
+    "SqliteStore",
     "Store",
     "StoreError",
     "StoreRequiredError",
@@ -79,8 +79,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name == "SqliteStore":
-        from agentc.runtime.sqlite import SqliteStore
+    if name == "SqliteCheckpointer":
+        from agentc.runtime.checkpoint.sqlite import SqliteCheckpointer
 
-        return SqliteStore
+        return SqliteCheckpointer
     raise AttributeError(name)

@@ -32,8 +32,8 @@ from agentc.runtime.bind import BoundBranch, BoundGraph
 from agentc.runtime.channels import MISSING, DeltaKind
 from agentc.runtime.checkpoint import (
     Checkpoint,
+    Checkpointer,
     CheckpointSource,
-    CheckpointStore,
     PendingWrite,
     WriteKind,
     new_checkpoint_id,
@@ -61,7 +61,7 @@ class RunSpec:
     modes: frozenset[StreamMode] = frozenset()
     sink: Sink | None = None
     ns: str = ""
-    checkpointer: CheckpointStore | None = None
+    checkpointer: Checkpointer | None = None
     inline_sync: bool = False
     step_timeout: float | None = None
     limit_span: Any = None

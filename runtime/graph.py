@@ -1,7 +1,7 @@
 """The public API: `compile(program, graph)` → `CompiledGraph` with invoke / ainvoke /
 stream / astream and the state calls (get_state, get_state_history, update_state).
 
-Input: an `ir.Program`, a graph name, an optional `CheckpointStore` and an optional
+Input: an `ir.Program`, a graph name, an optional `Checkpointer` and an optional
 long-term `Store` (I1). Output: results as
 plain dicts of output channels (+ `__interrupt__` when paused by `interrupt()`), or typed
 events. One async core (`run`); the sync API is one adapter: with no event loop running
@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from agentc import ir
 from agentc.runtime.algo import ParentCommand, Task, normalize
 from agentc.runtime.bind import BoundGraph, Env, bind_graph
-from agentc.runtime.checkpoint import Checkpoint, CheckpointSource, CheckpointStore, MemoryStore
+from agentc.runtime.checkpoint import Checkpoint, Checkpointer, CheckpointSource, MemoryCheckpointer
 from agentc.runtime.errors import CheckpointerRequiredError, GraphStructureError, InvalidUpdateError
 from agentc.runtime.events import Event
 from agentc.runtime.executor import Loop, Outcome, RunSpec
@@ -51,7 +51,7 @@ def compile(
     program: ir.Program,
     graph: str,
     *,
-    checkpointer: CheckpointStore | None = None,
+    checkpointer: Checkpointer | None = None,
     store: Store | None = None,
     base_dir: str = ".",
 ) -> CompiledGraph:
@@ -62,16 +62,16 @@ def compile(
     return CompiledGraph(program, graph, checkpointer=checkpointer, store=store, base_dir=base_dir)
 
 
-def store_for(spec: ir.CheckpointSpec, base_dir: str = ".") -> CheckpointStore | None:
+def checkpointer_for(spec: ir.CheckpointSpec, base_dir: str = ".") -> Checkpointer | None:
     """The store a graph's `checkpoint …` declaration asks for (the CLI picks the path)."""
     import os
 
     if spec.kind is ir.CheckpointKind.MEMORY:
-        return MemoryStore()
+        return MemoryCheckpointer()
     if spec.kind is ir.CheckpointKind.SQLITE:
-        from agentc.runtime.sqlite import SqliteStore
+        from agentc.runtime.checkpoint.sqlite import SqliteCheckpointer
 
-        return SqliteStore(os.path.join(base_dir, spec.path or ".agentc/state.db"))
+        return SqliteCheckpointer(os.path.join(base_dir, spec.path or ".agentc/state.db"))
     if spec.kind is ir.CheckpointKind.POSTGRES:
         raise CheckpointerRequiredError(
             "the PostgreSQL checkpointer is not available yet", span=spec.span
@@ -85,7 +85,7 @@ class CompiledGraph:
         program: ir.Program,
         graph: str,
         *,
-        checkpointer: CheckpointStore | None = None,
+        checkpointer: Checkpointer | None = None,
         store: Store | None = None,
         base_dir: str = ".",
         env: Env | None = None,
@@ -123,7 +123,7 @@ class CompiledGraph:
         modes: frozenset[StreamMode] = frozenset(),
         sink: Any = None,
         ns: str = "",
-        checkpointer: CheckpointStore | None = None,
+        checkpointer: Checkpointer | None = None,
         inline_sync: bool = False,
         breakpoints: Breakpoints | None = None,
         store: Store | None = None,

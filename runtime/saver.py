@@ -2,7 +2,7 @@
 
 Input: checkpoints the loop builds after each step, pending writes (finished tasks of an
 unfinished step, interrupts, resume answers, Command updates). Output: calls on the
-`CheckpointStore`. `sync` waits for each save; `async` (the default) hands blocking stores'
+`Checkpointer`. `sync` waits for each save; `async` (the default) hands blocking stores'
 saves to one writer thread per store, in order, and waits only at the end of the run;
 `exit` keeps the latest checkpoint in memory and saves it once, when the run ends or
 before anything is written against it.
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from agentc.runtime.checkpoint import Checkpoint, CheckpointStore, PendingWrite
+from agentc.runtime.checkpoint import Checkpoint, Checkpointer, PendingWrite
 from agentc.runtime.events import DebugKind
 from agentc.runtime.types import Durability
 
@@ -51,7 +51,7 @@ class Saver:
 
     def __init__(
         self,
-        store: CheckpointStore | None,
+        store: Checkpointer | None,
         thread: str | None,
         ns: str,
         durability: Durability,

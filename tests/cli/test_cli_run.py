@@ -273,9 +273,9 @@ def test_long_values_are_clipped_unless_verbose(workdir, capsys):
 def _saved_steps(path, thread):
     from agentc import runtime
     from agentc.api import load_agent
-    from agentc.runtime.sqlite import SqliteStore
+    from agentc.runtime.checkpoint.sqlite import SqliteCheckpointer
 
-    graph = load_agent(path, checkpointer=SqliteStore(".agentc/state.db"))
+    graph = load_agent(path, checkpointer=SqliteCheckpointer(".agentc/state.db"))
     return len(graph.get_state_history(runtime.RunConfig(thread_id=thread)))
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agentc.cli import main
 from agentc import ir
+from agentc.cli import main
 
 from .golden_util import check_golden
 from .test_render import NEEDS_DOT, expected_edges, svg_elements

@@ -6,8 +6,7 @@ import json
 
 import pytest
 
-from agentc import explain
-from agentc import ir
+from agentc import explain, ir
 from agentc.explain import Holder, Kind, Origin
 
 from . import fixtures

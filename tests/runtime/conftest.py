@@ -173,16 +173,16 @@ def chain(*names: str) -> list[tuple[str, str]]:
 
 @pytest.fixture
 def memory():
-    from agentc.runtime import MemoryStore
+    from agentc.runtime import MemoryCheckpointer
 
-    return MemoryStore()
+    return MemoryCheckpointer()
 
 
 @pytest.fixture
 def sqlite_store(tmp_path):
-    from agentc.runtime import SqliteStore
+    from agentc.runtime import SqliteCheckpointer
 
-    store = SqliteStore(str(tmp_path / ".agentc" / "state.db"))
+    store = SqliteCheckpointer(str(tmp_path / ".agentc" / "state.db"))
     yield store
     store.close()
 
@@ -206,11 +206,11 @@ def agent_program(file: str) -> ir.Program:
 def agent_graph(file: str, name: str, *, checkpointer: Any = _DECLARED) -> Any:
     """Graph `name` of `graphs/FILE.agent`, with the checkpointer the file declares (a fresh
     store per call) unless one is given."""
-    from agentc.runtime import compile, store_for
+    from agentc.runtime import checkpointer_for, compile
 
     program = agent_program(file)
     if checkpointer is _DECLARED:
-        checkpointer = store_for(program.graph(name).checkpoint, str(GRAPHS))
+        checkpointer = checkpointer_for(program.graph(name).checkpoint, str(GRAPHS))
     return compile(program, name, checkpointer=checkpointer, base_dir=str(GRAPHS))
 
 

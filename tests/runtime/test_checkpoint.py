@@ -15,9 +15,9 @@ from conftest import agent_graph
 from agentc.runtime import (
     CheckpointerRequiredError,
     Durability,
-    MemoryStore,
+    MemoryCheckpointer,
     RunConfig,
-    SqliteStore,
+    SqliteCheckpointer,
     UnknownStoredTypeError,
 )
 from agentc.runtime.checkpoint import WriteKind
@@ -37,7 +37,11 @@ def _hi(rounds=3, **extra):
 
 @pytest.fixture(params=["memory", "sqlite"])
 def store(request, tmp_path):
-    s = MemoryStore() if request.param == "memory" else SqliteStore(str(tmp_path / "s.db"))
+    s = (
+        MemoryCheckpointer()
+        if request.param == "memory"
+        else SqliteCheckpointer(str(tmp_path / "s.db"))
+    )
     yield s
     s.close()
 
@@ -141,21 +145,21 @@ def test_state_calls_have_async_forms(store):
 
 def test_sqlite_stores_each_message_once(tmp_path):
     path = str(tmp_path / ".agentc" / "state.db")
-    store = SqliteStore(path)
+    store = SqliteCheckpointer(path)
     out = _chat(store).invoke(_hi(20), T, durability=Durability.SYNC)
     store.close()
     rows = sqlite3.connect(path).execute("SELECT data FROM checkpoints").fetchall()
     text = "".join(r[0] for r in rows)
     for m in out["messages"]:
         assert text.count(m.id) == 1, m
-    reopened = SqliteStore(path)
+    reopened = SqliteCheckpointer(path)
     assert _chat(reopened).get_state(T).values == out  # a fresh process view restores it
 
 
 def test_sqlite_file_grows_linearly(tmp_path):
     sizes = []
     for n in (10, 20, 40):
-        store = SqliteStore(str(tmp_path / f"{n}.db"))
+        store = SqliteCheckpointer(str(tmp_path / f"{n}.db"))
         _chat(store).invoke(_hi(n), T, durability=Durability.SYNC)
         rows = store._conn.execute("SELECT sum(length(data)) FROM checkpoints").fetchone()[0]
         sizes.append(rows)
@@ -184,14 +188,14 @@ class _Unregistered:
 
 def test_D6_unregistered_type_is_refused_on_save(tmp_path, nodes):
     nodes.KNOBS["point"] = _Unregistered(1)
-    g = agent_graph("checkpoint", "value", checkpointer=SqliteStore(str(tmp_path / "s.db")))
+    g = agent_graph("checkpoint", "value", checkpointer=SqliteCheckpointer(str(tmp_path / "s.db")))
     with pytest.raises(SerializationError, match="_Unregistered"):
         g.invoke({}, T, durability=Durability.SYNC)
 
 
 def test_D6_unknown_stored_type_is_refused_on_load(tmp_path, nodes):
     nodes.KNOBS["point"] = 1
-    store = SqliteStore(str(tmp_path / "s.db"))
+    store = SqliteCheckpointer(str(tmp_path / "s.db"))
     g = agent_graph("checkpoint", "value", checkpointer=store)
     g.invoke({}, T, durability=Durability.SYNC)
     # forge a row naming a type this process never registered (what a pickle-free store
@@ -213,8 +217,8 @@ def test_registered_dataclass_round_trips(tmp_path, nodes):
 
     register_type(Point, "test.Point")
     nodes.KNOBS["point"] = Point(1, 2)
-    store = SqliteStore(str(tmp_path / "s.db"))
+    store = SqliteCheckpointer(str(tmp_path / "s.db"))
     g = agent_graph("checkpoint", "value", checkpointer=store)
     out = g.invoke({}, T, durability=Durability.SYNC)
-    fresh = agent_graph("checkpoint", "value", checkpointer=SqliteStore(store.path))
+    fresh = agent_graph("checkpoint", "value", checkpointer=SqliteCheckpointer(store.path))
     assert fresh.get_state(T).values == out and out["p"] == Point(1, 2)

@@ -14,9 +14,9 @@ from conftest import END, START, chain, chan, graph, node, program, subgraph
 from agentc import ir
 from agentc.runtime import (
     InMemoryStore,
-    MemoryStore,
+    MemoryCheckpointer,
     RunConfig,
-    SqliteItemStore,
+    SqliteStore,
     StoreError,
     compile,
     open_store,
@@ -30,7 +30,7 @@ def store(request, tmp_path):
     s = (
         InMemoryStore()
         if request.param == "memory"
-        else SqliteItemStore(str(tmp_path / "m" / "memory.db"))
+        else SqliteStore(str(tmp_path / "m" / "memory.db"))
     )
     yield s
     s.close()
@@ -181,14 +181,14 @@ def test_I1_item_dict_is_langgraphs_shape(store):
 
 
 def test_I1_sqlite_persists_and_shares_the_checkpoint_file(tmp_path):
-    from agentc.runtime import SqliteStore
+    from agentc.runtime import SqliteCheckpointer
 
     path = str(tmp_path / "state.db")
-    checkpoints = SqliteStore(path)
-    first = SqliteItemStore(path)
+    checkpoints = SqliteCheckpointer(path)
+    first = SqliteStore(path)
     first.put(("u",), "k", {"v": "kept"})
     first.close()
-    again = SqliteItemStore(path)
+    again = SqliteStore(path)
     assert again.get(("u",), "k").value == {"v": "kept"}
     assert checkpoints.list("t", "") == []  # its own table: the checkpoints are untouched
     again.close()
@@ -200,7 +200,7 @@ def test_I1_open_store_follows_the_spec(tmp_path):
     assert open_store(ir.StoreSpec(kind=ir.StoreKind.NONE)) is None
     assert isinstance(open_store(ir.StoreSpec(kind=ir.StoreKind.MEMORY)), InMemoryStore)
     s = open_store(ir.StoreSpec(kind=ir.StoreKind.SQLITE, path="x/m.db"), str(tmp_path))
-    assert isinstance(s, SqliteItemStore) and (tmp_path / "x" / "m.db").is_file()
+    assert isinstance(s, SqliteStore) and (tmp_path / "x" / "m.db").is_file()
     s.close()
 
 
@@ -222,14 +222,14 @@ def _seen():
 def test_I1_no_store_by_default():
     seen, look = _seen()
     g = graph(state=[chan("x")], nodes=[node("a", look)], edges=chain("a"))
-    compile(program(g), "g", checkpointer=MemoryStore()).invoke({}, RunConfig(thread_id="t"))
+    compile(program(g), "g", checkpointer=MemoryCheckpointer()).invoke({}, RunConfig(thread_id="t"))
     assert seen[0][0] is None and seen[0][1] is not None  # the checkpointer is not the store
 
 
 def test_I1_store_given_at_compile_time_reaches_ctx_store():
     seen, look = _seen()
     g = graph(state=[chan("x")], nodes=[node("a", look)], edges=chain("a"))
-    memory, saver = InMemoryStore(), MemoryStore()
+    memory, saver = InMemoryStore(), MemoryCheckpointer()
     compiled = compile(program(g), "g", checkpointer=saver, store=memory)
     compiled.invoke({}, RunConfig(thread_id="t1"))
     compiled.invoke({}, RunConfig(thread_id="t2"))

@@ -7,7 +7,13 @@ from __future__ import annotations
 import pytest
 from conftest import agent_graph
 
-from agentc.runtime import Command, InvalidUpdateError, MemoryStore, RecursionLimitError, RunConfig
+from agentc.runtime import (
+    Command,
+    InvalidUpdateError,
+    MemoryCheckpointer,
+    RecursionLimitError,
+    RunConfig,
+)
 
 T = RunConfig(thread_id="t")
 
@@ -24,7 +30,7 @@ def test_H2_child_keeps_its_own_limit(nodes):
 
 
 def test_H3_child_saves_under_its_own_namespace(nodes):
-    memory = MemoryStore()
+    memory = MemoryCheckpointer()
     g = _g("parent", checkpointer=memory)
     g.invoke({"messages": ["hi"]}, T)
     namespaces = {ns for (thread, ns) in memory._ckpts}

@@ -25,15 +25,12 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import os
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from agentc import ir
 from agentc.runtime.errors import AgentcRuntimeError
 
 Namespace = tuple[str, ...]
@@ -236,30 +233,6 @@ class ItemStore:
         self.backend.close()
 
 
-class InMemoryStore(ItemStore):
-    """A store in this process's memory, gone when the process ends (LangGraph's name)."""
-
-    def __init__(self) -> None:
-        super().__init__(MemoryBackend())
-
-
-class SqliteItemStore(ItemStore):
-    """A store in a SQLite file: its own table, so it may share the checkpoint file."""
-
-    def __init__(self, path: str) -> None:
-        super().__init__(SqliteBackend(path))
-        self.path = path
-
-
-def open_store(spec: ir.StoreSpec | None, base_dir: str = ".") -> ItemStore | None:
-    """The store a graph's `store …` statement asks for; None without one (I1's default)."""
-    if spec is None or spec.kind is ir.StoreKind.NONE:
-        return None
-    if spec.kind is ir.StoreKind.MEMORY:
-        return InMemoryStore()
-    return SqliteItemStore(os.path.join(base_dir, spec.path or DEFAULT_SQLITE_PATH))
-
-
 # ---------------------------------------------------------------- checks
 
 
@@ -393,115 +366,3 @@ def _is_number(v: Any) -> bool:
 
 def _labels_match(ns: Namespace, pattern: Namespace) -> bool:
     return len(ns) >= len(pattern) and all(p in (WILDCARD, n) for n, p in zip(ns, pattern))
-
-
-# ---------------------------------------------------------------- backends
-
-
-class MemoryBackend:
-    """Rows in a dict kept in first-write order, under a lock (tools run in threads)."""
-
-    blocking = False
-
-    def __init__(self) -> None:
-        self._rows: dict[tuple[Namespace, str], Row] = {}
-        self._lock = threading.Lock()
-
-    def write(self, namespace: Namespace, key: str, text: str, now: float) -> None:
-        with self._lock:
-            old = self._rows.get((namespace, key))
-            created = old.created_at if old is not None else now
-            self._rows[(namespace, key)] = Row(namespace, key, text, created, now)
-
-    def remove(self, namespace: Namespace, key: str) -> None:
-        with self._lock:
-            self._rows.pop((namespace, key), None)
-
-    def read(self, namespace: Namespace, key: str) -> Row | None:
-        return self._rows.get((namespace, key))
-
-    def scan(self, prefix: Namespace) -> list[Row]:
-        n = len(prefix)
-        with self._lock:
-            return [r for r in self._rows.values() if r.namespace[:n] == prefix]
-
-    def namespaces(self) -> list[Namespace]:
-        with self._lock:
-            return list(dict.fromkeys(ns for ns, _ in self._rows))
-
-    def close(self) -> None:
-        pass
-
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS store_items (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
-  created_at REAL NOT NULL, updated_at REAL NOT NULL,
-  UNIQUE (ns, key));
-"""
-_SEP = "."  # labels never hold it; "/" sorts right after it (prefix ranges below)
-
-
-class SqliteBackend:
-    """Rows in the table `store_items` of a SQLite file (WAL), one connection under a lock."""
-
-    blocking = True
-
-    def __init__(self, path: str) -> None:
-        from .sqlite import connect
-
-        self.path = path
-        self._conn = connect(path)
-        self._lock = threading.Lock()
-        with self._lock:
-            self._conn.executescript(_SCHEMA)
-
-    def write(self, namespace: Namespace, key: str, text: str, now: float) -> None:
-        with self._lock:  # an upsert keeps the row's seq (its place) and created_at
-            self._conn.execute(
-                "INSERT INTO store_items (ns, key, value, created_at, updated_at) "
-                "VALUES (?,?,?,?,?) ON CONFLICT (ns, key) DO UPDATE SET "
-                "value=excluded.value, updated_at=excluded.updated_at",
-                (_SEP.join(namespace), key, text, now, now),
-            )
-
-    def remove(self, namespace: Namespace, key: str) -> None:
-        with self._lock:
-            self._conn.execute(
-                "DELETE FROM store_items WHERE ns=? AND key=?", (_SEP.join(namespace), key)
-            )
-
-    def read(self, namespace: Namespace, key: str) -> Row | None:
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT ns, key, value, created_at, updated_at FROM store_items "
-                "WHERE ns=? AND key=?",
-                (_SEP.join(namespace), key),
-            ).fetchone()
-        return _row(row) if row else None
-
-    def scan(self, prefix: Namespace) -> list[Row]:
-        cols = "SELECT ns, key, value, created_at, updated_at FROM store_items"
-        with self._lock:
-            if not prefix:
-                rows = self._conn.execute(f"{cols} ORDER BY seq").fetchall()
-            else:
-                p = _SEP.join(prefix)
-                rows = self._conn.execute(
-                    f"{cols} WHERE ns=? OR (ns>=? AND ns<?) ORDER BY seq", (p, p + _SEP, p + "/")
-                ).fetchall()
-        return [_row(r) for r in rows]
-
-    def namespaces(self) -> list[Namespace]:
-        with self._lock:
-            rows = self._conn.execute("SELECT DISTINCT ns FROM store_items").fetchall()
-        return [tuple(r[0].split(_SEP)) for r in rows]
-
-    def close(self) -> None:
-        with self._lock:
-            self._conn.close()
-
-
-def _row(r: tuple[Any, ...]) -> Row:
-    return Row(tuple(r[0].split(_SEP)), r[1], r[2], r[3], r[4])

@@ -1,4 +1,4 @@
-"""Checkpoints: what a step saves, the `CheckpointStore` protocol, and the in-memory store.
+"""Checkpoints: what a step saves, and the `Checkpointer` protocol.
 
 Input: per-step records built by the executor. Output: the records back, by thread id and
 namespace (H3: a subgraph saves under its own namespace in the parent's store). Invariants:
@@ -6,14 +6,13 @@ a checkpoint holds *deltas* (what changed in that step; each message once), so s
 grows linearly; any checkpoint's full state is rebuilt by replaying the deltas along its
 parent chain; pending writes (finished tasks of an unfinished step, interrupts, resume
 answers) hang off the checkpoint whose `next` tasks they belong to. PostgreSQL can follow
-by implementing `CheckpointStore`.
+by implementing `Checkpointer`.
 """
 
 from __future__ import annotations
 
 import enum
 import itertools
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -59,7 +58,7 @@ class Checkpoint:
 PendingWrite = tuple[str, WriteKind, Any]  # (task id, kind, payload)
 
 
-class CheckpointStore(Protocol):
+class Checkpointer(Protocol):
     """Where checkpoints live. `blocking` stores are called from a worker thread."""
 
     blocking: bool
@@ -94,45 +93,3 @@ def walk_chain(by_id: dict[str, Checkpoint], checkpoint_id: str) -> list[Checkpo
         cid = ckpt.parent_id
     out.reverse()
     return out
-
-
-class MemoryStore:
-    """Checkpoints in this process's memory. Values are kept as the objects written (not
-    copied): nodes must treat state as read-only, as the runtime's views already ask."""
-
-    blocking = False
-
-    def __init__(self) -> None:
-        self._ckpts: dict[tuple[str, str], list[Checkpoint]] = {}
-        self._by_id: dict[tuple[str, str], dict[str, Checkpoint]] = {}
-        self._writes: dict[tuple[str, str, str], list[PendingWrite]] = {}
-        self._lock = threading.Lock()
-
-    def put(self, thread_id: str, ns: str, checkpoint: Checkpoint) -> None:
-        with self._lock:
-            self._ckpts.setdefault((thread_id, ns), []).append(checkpoint)
-            self._by_id.setdefault((thread_id, ns), {})[checkpoint.id] = checkpoint
-
-    def put_writes(
-        self, thread_id: str, ns: str, checkpoint_id: str, writes: list[PendingWrite]
-    ) -> None:
-        with self._lock:
-            self._writes.setdefault((thread_id, ns, checkpoint_id), []).extend(writes)
-
-    def get(self, thread_id: str, ns: str, checkpoint_id: str | None = None) -> Checkpoint | None:
-        if checkpoint_id is None:
-            items = self._ckpts.get((thread_id, ns))
-            return items[-1] if items else None
-        return self._by_id.get((thread_id, ns), {}).get(checkpoint_id)
-
-    def list(self, thread_id: str, ns: str) -> list[Checkpoint]:
-        return list(self._ckpts.get((thread_id, ns), ()))
-
-    def chain(self, thread_id: str, ns: str, checkpoint_id: str) -> list[Checkpoint]:
-        return walk_chain(self._by_id.get((thread_id, ns), {}), checkpoint_id)
-
-    def writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
-        return list(self._writes.get((thread_id, ns, checkpoint_id), ()))
-
-    def close(self) -> None:
-        pass

@@ -1,4 +1,4 @@
-"""The SQLite checkpoint store: the embedded default (a file under `.agentc/`, chosen by
+"""The SQLite checkpointer: the embedded default (a file under `.agentc/`, chosen by
 the CLI), stdlib `sqlite3` in WAL mode.
 
 Input: `Checkpoint` records and pending writes. Output: the same, read back. Invariants:
@@ -10,15 +10,15 @@ one connection guarded by a lock, so the executor may call it from a worker thre
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
 import threading
 from typing import Any
 
 from agentc.runtime.algo import Task
 from agentc.runtime.channels import MISSING, DeltaKind
-from agentc.runtime.checkpoint import Checkpoint, CheckpointSource, PendingWrite, WriteKind
 from agentc.runtime.serde import decode, encode
+from agentc.runtime.sqlitedb import connect
+
+from .base import Checkpoint, CheckpointSource, PendingWrite, WriteKind
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -38,17 +38,7 @@ _DK = {DeltaKind.SET: "s", DeltaKind.CLEAR: "c", DeltaKind.OPS: "o"}
 _DK_BACK = {v: k for k, v in _DK.items()}
 
 
-def connect(path: str) -> sqlite3.Connection:
-    """One autocommit connection in WAL mode, shared across threads under the caller's
-    lock; the file's folder is made if missing. Used by the checkpointer and the store."""
-    if path != ":memory:":
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    return conn
-
-
-class SqliteStore:
+class SqliteCheckpointer:
     blocking = True
 
     def __init__(self, path: str) -> None:

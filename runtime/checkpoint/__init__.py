@@ -1,0 +1,41 @@
+"""Checkpointers: where a thread's steps are saved so a run can pause, resume and survive a
+crash. `MemoryCheckpointer` and `SqliteCheckpointer` (loaded on first use, so `sqlite3`
+is imported only when needed) implement the `Checkpointer` protocol of `base.py`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .base import (
+    Checkpoint,
+    Checkpointer,
+    CheckpointSource,
+    PendingWrite,
+    WriteKind,
+    new_checkpoint_id,
+    walk_chain,
+)
+from .memory import MemoryCheckpointer
+
+if TYPE_CHECKING:
+    from .sqlite import SqliteCheckpointer
+
+__all__ = [
+    "Checkpoint",
+    "CheckpointSource",
+    "Checkpointer",
+    "MemoryCheckpointer",
+    "PendingWrite",
+    "SqliteCheckpointer",
+    "WriteKind",
+    "new_checkpoint_id",
+    "walk_chain",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SqliteCheckpointer":
+        from .sqlite import SqliteCheckpointer
+
+        return SqliteCheckpointer
+    raise AttributeError(name)

@@ -1,0 +1,49 @@
+"""The in-memory checkpointer: checkpoints in this process's memory."""
+
+from __future__ import annotations
+
+import threading
+
+from .base import Checkpoint, PendingWrite, walk_chain
+
+
+class MemoryCheckpointer:
+    """Checkpoints in this process's memory. Values are kept as the objects written (not
+    copied): nodes must treat state as read-only, as the runtime's views already ask."""
+
+    blocking = False
+
+    def __init__(self) -> None:
+        self._ckpts: dict[tuple[str, str], list[Checkpoint]] = {}
+        self._by_id: dict[tuple[str, str], dict[str, Checkpoint]] = {}
+        self._writes: dict[tuple[str, str, str], list[PendingWrite]] = {}
+        self._lock = threading.Lock()
+
+    def put(self, thread_id: str, ns: str, checkpoint: Checkpoint) -> None:
+        with self._lock:
+            self._ckpts.setdefault((thread_id, ns), []).append(checkpoint)
+            self._by_id.setdefault((thread_id, ns), {})[checkpoint.id] = checkpoint
+
+    def put_writes(
+        self, thread_id: str, ns: str, checkpoint_id: str, writes: list[PendingWrite]
+    ) -> None:
+        with self._lock:
+            self._writes.setdefault((thread_id, ns, checkpoint_id), []).extend(writes)
+
+    def get(self, thread_id: str, ns: str, checkpoint_id: str | None = None) -> Checkpoint | None:
+        if checkpoint_id is None:
+            items = self._ckpts.get((thread_id, ns))
+            return items[-1] if items else None
+        return self._by_id.get((thread_id, ns), {}).get(checkpoint_id)
+
+    def list(self, thread_id: str, ns: str) -> list[Checkpoint]:
+        return list(self._ckpts.get((thread_id, ns), ()))
+
+    def chain(self, thread_id: str, ns: str, checkpoint_id: str) -> list[Checkpoint]:
+        return walk_chain(self._by_id.get((thread_id, ns), {}), checkpoint_id)
+
+    def writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
+        return list(self._writes.get((thread_id, ns, checkpoint_id), ()))
+
+    def close(self) -> None:
+        pass
