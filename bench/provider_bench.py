@@ -34,7 +34,7 @@ REQUEST = ModelRequest(messages=(HumanMessage(content="count"),))
 
 def start_server() -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "agentc.stdlib.providers.fake_server", "--port", "0"],
+        [sys.executable, "-m", "agentc.testing.fake_provider", "--port", "0"],
         stdout=subprocess.PIPE,
         text=True,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentc.stdlib.providers.fake_server import FakeProviderServer
+from agentc.testing.fake_provider import FakeProviderServer
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 from cli_kit import ADD, KEY, agent_file, agentc, one_paragraph, scripted
 
 from agentc.cli import main
-from agentc.stdlib.providers.fake_server import FakeReply, FakeToolCall
+from agentc.testing.fake_provider import FakeReply, FakeToolCall
 
 
 def timings(out: str) -> dict[str, list[float]]:

@@ -16,7 +16,7 @@ from langchain.mcp import MCPAdapter  # noqa: E402
 
 from agentc.api import load_agent  # noqa: E402
 from agentc.stdlib.providers import scripted as sc  # noqa: E402
-from agentc.stdlib.providers.fake_mcp_server import FakeMcpServer, FakeMcpTool  # noqa: E402
+from agentc.testing.fake_mcp import FakeMcpServer, FakeMcpTool  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::Warning")
 

@@ -6,7 +6,7 @@ import pytest
 from provider_kit import ANTHROPIC_KEY, OPENAI_KEY
 
 from agentc.stdlib.providers import _http
-from agentc.stdlib.providers.fake_server import FakeProviderServer
+from agentc.testing.fake_provider import FakeProviderServer
 
 
 @pytest.fixture

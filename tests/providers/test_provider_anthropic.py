@@ -12,7 +12,7 @@ from agentc.stdlib.messages import AIMessage, HumanMessage, SystemMessage, ToolC
 from agentc.stdlib.providers.anthropic import SystemMessagePlacementError, format_messages
 from agentc.stdlib.providers.assemble import assemble
 from agentc.stdlib.providers.base import ModelProfile, ModelRequest, ResponseFormat, ToolDefinition
-from agentc.stdlib.providers.fake_server import FakeReply, FakeToolCall
+from agentc.testing.fake_provider import FakeReply, FakeToolCall
 
 ADD = ToolDefinition("add", "Add.", {"type": "object", "properties": {"a": {"type": "number"}}})
 

@@ -12,7 +12,7 @@ from agentc.stdlib.providers._http import ProviderStatusError
 from agentc.stdlib.providers.assemble import assemble
 from agentc.stdlib.providers.base import ModelRequest
 from agentc.stdlib.providers.cassette import CassetteError, Recording, Replaying
-from agentc.stdlib.providers.fake_server import FakeReply, FakeToolCall
+from agentc.testing.fake_provider import FakeReply, FakeToolCall
 
 
 def _turns():

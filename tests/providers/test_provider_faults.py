@@ -14,7 +14,7 @@ from agentc.stdlib.providers._http import (
     ProviderStatusError,
     ProviderStreamError,
 )
-from agentc.stdlib.providers.fake_server import FakeReply
+from agentc.testing.fake_provider import FakeReply
 
 
 @pytest.mark.parametrize("status", [408, 409, 429, 500, 503])

@@ -11,8 +11,8 @@ from agentc.stdlib.messages import ToolMessage
 from agentc.stdlib.providers.assemble import assemble
 from agentc.stdlib.providers.base import ModelRequest, ToolDefinition
 from agentc.stdlib.providers.errors import redact
-from agentc.stdlib.providers.fake_server import FakeReply, FakeToolCall
 from agentc.stdlib.providers.registry import endpoint_for, model_spec
+from agentc.testing.fake_provider import FakeReply, FakeToolCall
 
 ADD = ToolDefinition(
     "add",

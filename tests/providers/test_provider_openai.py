@@ -11,8 +11,8 @@ from agentc.stdlib.messages import AIMessage, HumanMessage, InvalidToolCall, Too
 from agentc.stdlib.providers._http import MissingAPIKeyError
 from agentc.stdlib.providers.assemble import assemble
 from agentc.stdlib.providers.base import ModelRequest, ResponseFormat, ToolDefinition
-from agentc.stdlib.providers.fake_server import FakeReply, FakeToolCall
 from agentc.stdlib.providers.registry import model_spec, resolve_model
+from agentc.testing.fake_provider import FakeReply, FakeToolCall
 
 ADD = ToolDefinition(
     "add",

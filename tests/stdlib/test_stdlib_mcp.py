@@ -18,9 +18,9 @@ from agentc.compiler.pipeline import compile_source
 from agentc.runtime import Command, RunConfig
 from agentc.runtime.errors import ResumeValidationError
 from agentc.stdlib.mcp import McpToolNotFoundError, convert_block, open_schema
+from agentc.stdlib.mcp.client import McpError, McpServerRequestError
 from agentc.stdlib.providers import scripted as sc
-from agentc.stdlib.providers.fake_mcp_server import FakeMcpServer, FakeMcpTool
-from agentc.stdlib.providers.mcp_http import McpError, McpServerRequestError
+from agentc.testing.fake_mcp import FakeMcpServer, FakeMcpTool
 
 ASK = {"messages": [{"role": "user", "content": "go"}]}
 READ_SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}

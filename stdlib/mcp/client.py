@@ -12,7 +12,7 @@ their FastMCP client for every call the same way). Replies may be `application/j
 or requests from the server: a server request is refused by raising `McpServerRequestError`
 (D23: sampling, roots and the legacy server-initiated elicitation are not answered). A
 `tools/call` result of type `input_required` (the newer multi-round-trip shape) is returned
-as `McpInputRequired` for the caller to answer and retry (D22, stdlib/mcp.py).
+as `McpInputRequired` for the caller to answer and retry (D22, tools.py).
 
 Invariants: nothing is retried (E7: a tool call may not be idempotent); every failure is an
 `McpError` (a `ProviderError`, so the CLI reports it as one) naming the server, and it
@@ -29,7 +29,13 @@ from typing import Any
 
 import httpx
 
-from ._http import DEFAULT_CONNECT_TIMEOUT_S, Endpoint, ProviderError, client_for, iter_sse
+from ..providers._http import (
+    DEFAULT_CONNECT_TIMEOUT_S,
+    Endpoint,
+    ProviderError,
+    client_for,
+    iter_sse,
+)
 
 PROTOCOL_VERSION = "2025-06-18"
 CLIENT_INFO = {"name": "agentc", "version": "1"}

@@ -10,7 +10,7 @@ to assert the wire format (`server.requests`, or `GET /_fake/requests`).
 
 Standard library only. Run it by hand:
 
-    python -m agentc.stdlib.providers.fake_server --port 0
+    python -m agentc.testing.fake_provider --port 0
     # prints: fake provider listening on http://127.0.0.1:PORT
     # OpenAI base URL: http://127.0.0.1:PORT/v1   Anthropic base URL: http://127.0.0.1:PORT
 """

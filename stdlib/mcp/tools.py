@@ -2,7 +2,7 @@
 
 Input: an agent's `McpToolRef`s (`tools [files]`, `tools [files.read_file]`, from
 `use "http://…/mcp" as files`). Output: `Tool`s whose calls go to the server over
-`providers/mcp_http.py`, and per call a `ToolMessage`.
+`client.py`, and per call a `ToolMessage`.
 
 Seats held here:
 - A9: every tool the server lists, with no filter and the server's names; the list is read
@@ -35,10 +35,11 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..ir import MCP_ALL_TOOLS, McpToolRef
-from ..runtime import interrupt
-from ..runtime.errors import AgentcRuntimeError, ResumeValidationError
-from .providers.mcp_http import (
+from ...ir import MCP_ALL_TOOLS, McpToolRef
+from ...runtime import interrupt
+from ...runtime.errors import AgentcRuntimeError, ResumeValidationError
+from ..tools import Tool, ToolException
+from .client import (
     McpError,
     McpInputRequired,
     McpServerRequestError,
@@ -46,7 +47,6 @@ from .providers.mcp_http import (
     call_tool,
     list_tools,
 )
-from .tools import Tool, ToolException
 
 ELICIT = "elicitation/create"
 ELICITATION_INTERRUPT = "mcp_elicitation"  # the interrupt payload's `type` (LangChain's)
