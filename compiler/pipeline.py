@@ -22,7 +22,7 @@ from ..dsl.source import SourceFile
 from . import check_agent, check_graph  # noqa: F401  (register their codes at import)
 from .check import check_unit
 from .context import Ctx
-from .graph import check_structure
+from .structure import check_structure
 from .lower import lower_program
 from .resolve import Loader
 from .symbols import FileUnit

@@ -1,7 +1,7 @@
 """The abstract syntax tree of an `.agent` file.
 
 Input: nothing (definitions only). Built by `dsl.build` from the Lark tree; read by the
-compiler. Invariants: every node is a frozen, slotted dataclass (`@node`, see dsl/nodes.py)
+compiler. Invariants: every node is a frozen, slotted dataclass (`@node`, see dsl/astclass.py)
 with a `span`; children are named fields (tuples, never lists); the tree records shape only
 — no name is resolved and no rule of meaning is checked here (permissive grammar, strict
 checker).
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Union
 
-from .nodes import Node, finish, node
+from .astclass import Node, finish, node
 from .source import Span
 
 # ---------------------------------------------------------------- names and expressions
@@ -462,5 +462,5 @@ class Module(Node):
     span: Span
 
 
-# One `exec` for every node class's `__init__` (see dsl/nodes.py): keep this last.
+# One `exec` for every node class's `__init__` (see dsl/astclass.py): keep this last.
 finish()

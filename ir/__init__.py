@@ -50,7 +50,7 @@ from .base import (
     SourceSpan,
     TypeSpec,
 )
-from .graph import (
+from .program import (
     BoolCond,
     Bound,
     BranchCase,

@@ -27,7 +27,7 @@ from agentc.runtime.errors import (
     StoreRequiredError,
     UnknownStoredTypeError,
 )
-from agentc.runtime.graph import CompiledGraph, StateSnapshot, checkpointer_for, compile
+from agentc.runtime.compiled import CompiledGraph, StateSnapshot, checkpointer_for, compile
 from agentc.runtime.store import InMemoryStore, Item, SqliteStore, Store, StoreError, open_store
 from agentc.runtime.types import (
     Command,

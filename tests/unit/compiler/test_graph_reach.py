@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentc import ir
-from agentc.compiler.graph import GraphView, Reach
+from agentc.compiler.structure import GraphView, Reach
 
 SPAN = ir.SourceSpan(file="t.agent", line=1, col=1, end_line=1, end_col=2, offset=0, end_offset=1)
 NAMES = ["a", "b", "c", "d", "e", "f"]
