@@ -27,10 +27,11 @@ from collections.abc import Iterator
 
 from .. import ir
 from ..dsl import ast
+from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error
 from .decls import span_ir
 from .suggest import did_you_mean
-from .typecheck import TYPE_MISMATCH, describe, to_json
+from .typecheck import describe, to_json
 
 
 class Budget(str, enum.Enum):
@@ -51,7 +52,6 @@ PRICES_KEY = "prices"
 PRICE_KEYS = ("input", "output")
 BUDGET_KEYS = (*AMOUNTS, BEHAVIOUR_KEY, PRICES_KEY)
 MIDDLEWARE_NAME = "budgets"
-BAD_LIMIT = "bad-limit"  # registered (with its summary) by check.py, which imports us
 # limits key → the `budgets` middleware parameter it sets
 PARAM_OF = {**{k: k for k in AMOUNTS}, BEHAVIOUR_KEY: "exit_behavior", PRICES_KEY: "prices"}
 
@@ -90,7 +90,7 @@ def _check_amount(key: str, kind: Budget, value: ast.Expr) -> Iterator[Diagnosti
             amount = _number(value)
             if amount is None:
                 yield error(
-                    TYPE_MISMATCH,
+                    Code.TYPE_MISMATCH,
                     f"expected a duration, found {describe(value)}",
                     value.span,
                     "expected a duration such as 5m",
@@ -99,7 +99,7 @@ def _check_amount(key: str, kind: Budget, value: ast.Expr) -> Iterator[Diagnosti
     elif kind is Budget.TOKENS:
         if not (isinstance(value, ast.IntLit) or _is_negative_int(value)):
             yield error(
-                TYPE_MISMATCH,
+                Code.TYPE_MISMATCH,
                 f"expected a whole number of tokens, found {describe(value)}",
                 value.span,
                 "expected int",
@@ -110,7 +110,7 @@ def _check_amount(key: str, kind: Budget, value: ast.Expr) -> Iterator[Diagnosti
         amount = _number(value)
         if amount is None:
             yield error(
-                TYPE_MISMATCH,
+                Code.TYPE_MISMATCH,
                 f"expected an amount in USD, found {describe(value)}",
                 value.span,
                 "expected a number such as 0.50",
@@ -118,7 +118,7 @@ def _check_amount(key: str, kind: Budget, value: ast.Expr) -> Iterator[Diagnosti
             return
     if amount <= 0:
         yield error(
-            BAD_LIMIT,
+            Code.BAD_LIMIT,
             f"`{key}` must be greater than zero",
             value.span,
             "a budget of nothing stops the run before its first model call",
@@ -134,14 +134,14 @@ def _check_behaviour(value: ast.Expr) -> Iterator[Diagnostic]:
     words = [b.value for b in OnBudget]
     if not isinstance(value, ast.StringLit):
         yield error(
-            TYPE_MISMATCH,
+            Code.TYPE_MISMATCH,
             f'expected "end", "error" or "ask", found {describe(value)}',
             value.span,
             "expected a string",
         )
     elif value.value not in words:
         yield error(
-            BAD_LIMIT,
+            Code.BAD_LIMIT,
             f'`on_budget` cannot be "{value.value}"',
             value.span,
             'expected "end", "error" or "ask"',
@@ -152,7 +152,7 @@ def _check_behaviour(value: ast.Expr) -> Iterator[Diagnostic]:
 def _check_prices(value: ast.Expr) -> Iterator[Diagnostic]:
     if not isinstance(value, ast.MapLit):
         yield error(
-            TYPE_MISMATCH,
+            Code.TYPE_MISMATCH,
             f"expected {{ input: …, output: … }}, found {describe(value)}",
             value.span,
             "expected a map of prices",
@@ -162,7 +162,7 @@ def _check_prices(value: ast.Expr) -> Iterator[Diagnostic]:
         price = _number(e.value)
         if e.key.text not in PRICE_KEYS:
             yield error(
-                BAD_LIMIT,
+                Code.BAD_LIMIT,
                 f"`prices` has no `{e.key.text}`",
                 e.key.span,
                 "expected `input` or `output` (USD per million tokens)",
@@ -170,13 +170,15 @@ def _check_prices(value: ast.Expr) -> Iterator[Diagnostic]:
             )
         elif price is None:
             yield error(
-                TYPE_MISMATCH,
+                Code.TYPE_MISMATCH,
                 f"expected a price, found {describe(e.value)}",
                 e.value.span,
                 "USD per million tokens",
             )
         elif price < 0:
-            yield error(BAD_LIMIT, "a price cannot be negative", e.value.span, "negative price")
+            yield error(
+                Code.BAD_LIMIT, "a price cannot be negative", e.value.span, "negative price"
+            )
 
 
 def check_budget_set(entries: list[ast.MapEntry]) -> Iterator[Diagnostic]:
@@ -185,7 +187,7 @@ def check_budget_set(entries: list[ast.MapEntry]) -> Iterator[Diagnostic]:
         return
     for e in entries:
         yield error(
-            BAD_LIMIT,
+            Code.BAD_LIMIT,
             f"`{e.key.text}` has no budget to act on",
             e.key.span,
             "no tokens, cost or time budget in these limits",

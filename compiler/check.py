@@ -13,40 +13,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ..dsl import ast
-from ..dsl.diagnostics import Diagnostic, Label, Severity, error, register_code, warning
+from ..dsl.codes import Code
+from ..dsl.diagnostics import Diagnostic, Label, error, warning
 from .context import Ctx
 from .decls import DeclInfo
 from .suggest import did_you_mean
-from .typecheck import TYPE_MISMATCH, check_value, describe, map_entries
+from .typecheck import check_value, describe, map_entries
 from .types import TyKind, resolve_type
 
 SUPPORTED_VERSIONS = (1,)
 
-UNSUPPORTED_VERSION = register_code(
-    "unsupported-version",
-    "the `agentc N` line names a language version this compiler does not support",
-)
-DUPLICATE_FIELD = register_code(
-    "duplicate-field", "a schema field or state channel is declared twice"
-)
-BAD_REDUCER = register_code(
-    "bad-reducer", "a state channel's reducer is unknown or does not fit its type"
-)
-BAD_LIMIT = register_code("bad-limit", "a limit value is out of range")
-UNKNOWN_LIMIT = register_code("unknown-limit", "a `limits` block names an unknown limit")
-BAD_CHECKPOINT = register_code(
-    "bad-checkpoint", 'a `checkpoint` is not memory, none, sqlite("…") or postgres("…")'
-)
-INTERRUPT_NO_CHECKPOINT = register_code(
-    "interrupt-without-checkpointer",
-    "an interrupt point in a graph that saves no checkpoints can never resume (D4)",
-    Severity.WARNING,
-)
-UNKNOWN_PARAM = register_code(
-    "unknown-param", "a configuration key is not a parameter of what it configures"
-)
-MISSING_PARAM = register_code("missing-param", "a required parameter is not given")
-BAD_INTERRUPT = register_code("bad-interrupt", "an `interrupt` is neither `before` nor `after`")
 
 REDUCERS = ("append", "merge", "add", "replace", "add_messages")
 LIMITS = {"steps": "int", "step_timeout": "duration"}  # wall-clock per run: the `time` budget
@@ -73,7 +49,7 @@ def check_version(module: ast.Module) -> Iterator[Diagnostic]:
     v = module.version
     if v is not None and v.version not in SUPPORTED_VERSIONS:
         yield error(
-            UNSUPPORTED_VERSION,
+            Code.UNSUPPORTED_VERSION,
             f"language version {v.version} is not supported",
             v.span,
             f"this compiler reads `agentc {SUPPORTED_VERSIONS[-1]}`",
@@ -99,7 +75,6 @@ def check_declaration(ctx: Ctx, decl: ast.DeclareDecl) -> Iterator[Diagnostic]:
 def check_fields(
     ctx: Ctx, fields: Iterable[ast.FieldDecl], *, allow_reducers: bool, reserved: Iterable[str] = ()
 ) -> Iterator[Diagnostic]:
-    from .resolve import RESERVED_NAME
 
     seen: dict[str, ast.FieldDecl] = {}
     reserved = set(reserved)
@@ -107,7 +82,7 @@ def check_fields(
         name = f.name.text
         if name in reserved:
             yield error(
-                RESERVED_NAME,
+                Code.RESERVED_NAME,
                 f"state channel `{name}` is built into the agent",
                 f.name.span,
                 "reserved channel",
@@ -115,7 +90,7 @@ def check_fields(
             )
         elif name in seen:
             yield error(
-                DUPLICATE_FIELD,
+                Code.DUPLICATE_FIELD,
                 f"`{name}` is declared twice",
                 f.name.span,
                 "declared again here",
@@ -139,7 +114,7 @@ def check_reducer(f: ast.FieldDecl, ty, allowed: bool) -> Iterator[Diagnostic]:
     name = f.reducer.dotted
     if not allowed:
         yield error(
-            BAD_REDUCER,
+            Code.BAD_REDUCER,
             "schema fields take no reducer",
             f.reducer.span,
             "only state channels have reducers",
@@ -147,7 +122,7 @@ def check_reducer(f: ast.FieldDecl, ty, allowed: bool) -> Iterator[Diagnostic]:
         return
     if name not in REDUCERS:
         yield error(
-            BAD_REDUCER,
+            Code.BAD_REDUCER,
             f"unknown reducer `{name}`",
             f.reducer.span,
             "not a reducer",
@@ -163,7 +138,7 @@ def check_reducer(f: ast.FieldDecl, ty, allowed: bool) -> Iterator[Diagnostic]:
     }[name]
     if not fits:
         yield error(
-            BAD_REDUCER,
+            Code.BAD_REDUCER,
             f"`reduce {name}` does not fit a `{ty.display()}` channel",
             f.reducer.span,
             f"`{name}` needs "
@@ -193,7 +168,7 @@ def check_limits(stmt: ast.LimitsStmt, *, budgets: bool = False) -> Iterator[Dia
             yield from check_budget(entry)
         elif kind is None and key in BUDGET_KEYS:
             yield error(
-                UNKNOWN_LIMIT,
+                Code.UNKNOWN_LIMIT,
                 f"`{key}` is a budget; graph blocks have none",
                 entry.key.span,
                 "budgets apply to agent blocks",
@@ -202,7 +177,7 @@ def check_limits(stmt: ast.LimitsStmt, *, budgets: bool = False) -> Iterator[Dia
             )
         elif kind is None:
             yield error(
-                UNKNOWN_LIMIT,
+                Code.UNKNOWN_LIMIT,
                 f"unknown limit `{key}`",
                 entry.key.span,
                 "not a limit",
@@ -211,14 +186,14 @@ def check_limits(stmt: ast.LimitsStmt, *, budgets: bool = False) -> Iterator[Dia
         elif kind == "int":
             if not isinstance(value, ast.IntLit):
                 yield error(
-                    TYPE_MISMATCH,
+                    Code.TYPE_MISMATCH,
                     f"expected an integer, found {describe(value)}",
                     value.span,
                     "expected int",
                 )
             elif value.value < 1:
                 yield error(
-                    BAD_LIMIT,
+                    Code.BAD_LIMIT,
                     f"`{key}` must be at least 1",
                     value.span,
                     f"{value.value} steps could never run a node",
@@ -233,18 +208,18 @@ def check_limits(stmt: ast.LimitsStmt, *, budgets: bool = False) -> Iterator[Dia
 def _check_duration(key: str, value: ast.Expr) -> Iterator[Diagnostic]:
     if isinstance(value, ast.UnaryOp) and value.op == "-":
         yield error(
-            BAD_LIMIT, f"`{key}` must be greater than zero", value.span, "negative duration"
+            Code.BAD_LIMIT, f"`{key}` must be greater than zero", value.span, "negative duration"
         )
     elif not isinstance(value, (ast.DurationLit, ast.IntLit, ast.FloatLit)):
         yield error(
-            TYPE_MISMATCH,
+            Code.TYPE_MISMATCH,
             f"expected a duration, found {describe(value)}",
             value.span,
             "expected a duration such as 30s",
         )
     elif (value.seconds if isinstance(value, ast.DurationLit) else value.value) <= 0:
         yield error(
-            BAD_LIMIT,
+            Code.BAD_LIMIT,
             f"`{key}` must be greater than zero",
             value.span,
             "a zero timeout stops every step",
@@ -260,7 +235,7 @@ def check_checkpoint(stmt: ast.CheckpointStmt) -> Iterator[Diagnostic]:
         yield from check_checkpoint_call(v)
         return
     yield error(
-        BAD_CHECKPOINT,
+        Code.BAD_CHECKPOINT,
         "unknown checkpointer",
         v.span,
         'expected memory, none, sqlite("…") or postgres("…")',
@@ -277,7 +252,7 @@ def check_checkpoint_call(call: ast.Call) -> Iterator[Diagnostic]:
     """`sqlite("path")` or `sqlite("path", durability: "sync")`."""
     if call.callee.dotted == "postgres":  # the name is reserved; the store is not built yet
         yield error(
-            BAD_CHECKPOINT,
+            Code.BAD_CHECKPOINT,
             "the PostgreSQL checkpointer is not available yet",
             call.callee.span,
             "no run could start with it",
@@ -287,7 +262,7 @@ def check_checkpoint_call(call: ast.Call) -> Iterator[Diagnostic]:
     positional = [a for a in call.args if a.name is None]
     if len(positional) != 1 or not isinstance(positional[0].value, ast.StringLit):
         yield error(
-            BAD_CHECKPOINT,
+            Code.BAD_CHECKPOINT,
             f"`{call.callee.dotted}(…)` takes one path string",
             call.span,
             "expected one path or URL",
@@ -297,14 +272,14 @@ def check_checkpoint_call(call: ast.Call) -> Iterator[Diagnostic]:
             continue
         if arg.name.text != "durability":
             yield error(
-                BAD_CHECKPOINT,
+                Code.BAD_CHECKPOINT,
                 f"unknown checkpoint option `{arg.name.text}`",
                 arg.name.span,
                 "the only option is `durability`",
             )
         elif not (isinstance(arg.value, ast.StringLit) and arg.value.value in DURABILITY):
             yield error(
-                BAD_CHECKPOINT,
+                Code.BAD_CHECKPOINT,
                 '`durability` must be "sync", "async" or "exit"',
                 arg.value.span,
                 "F11: when each step's progress is saved",
@@ -325,7 +300,7 @@ def has_checkpointer(stmts: Iterable) -> bool:
 def check_interrupt_words(stmt: ast.InterruptStmt) -> Iterator[Diagnostic]:
     if stmt.when.text not in ("before", "after"):
         yield error(
-            BAD_INTERRUPT,
+            Code.BAD_INTERRUPT,
             f"`interrupt {stmt.when.text}` is not a breakpoint",
             stmt.when.span,
             "expected `before` or `after`",
@@ -340,7 +315,7 @@ def check_interrupt_checkpointer(stmts: tuple) -> Iterator[Diagnostic]:
     for s in stmts:
         if isinstance(s, ast.InterruptStmt):
             yield warning(
-                INTERRUPT_NO_CHECKPOINT,
+                Code.INTERRUPT_NO_CHECKPOINT,
                 "this interrupt can never be resumed",
                 s.span,
                 "the run stops here and its state is lost",
@@ -383,7 +358,7 @@ def check_config(
         param = info.params.get(key)
         if param is None:
             yield error(
-                UNKNOWN_PARAM,
+                Code.UNKNOWN_PARAM,
                 f"`{what}` has no parameter `{key}`",
                 entry.key.span,
                 "unknown parameter",
@@ -395,7 +370,7 @@ def check_config(
     for name, param in info.params.items():
         if param.required and name not in given:
             yield error(
-                MISSING_PARAM,
+                Code.MISSING_PARAM,
                 f"`{what}` needs `{name}`",
                 at,
                 f"`{name}` is not given",

@@ -13,12 +13,11 @@ from dataclasses import dataclass
 
 from .. import ir
 from ..dsl import ast
-from ..dsl.diagnostics import Diagnostic, Label, error, register_code
+from ..dsl.codes import Code
+from ..dsl.diagnostics import Diagnostic, Label, error
 from .budgets import AMOUNTS, asks, budget_entries
 from .budgets import MIDDLEWARE_NAME as BUDGETS_NAME
 from .check import (
-    MISSING_PARAM,
-    UNKNOWN_PARAM,
     check_checkpoint,
     check_config,
     check_fields,
@@ -35,37 +34,8 @@ from .pyscan import ClassKind
 from .resolve import MISSING, GraphTarget, PyTarget, declaration, graph_ref, python_ref
 from .suggest import did_you_mean
 from .symbols import SymbolKind
-from .typecheck import TYPE_MISMATCH, check_value, describe
+from .typecheck import check_value, describe
 from .types import STR, Ty, prim, union
-
-DUPLICATE_SETTING = register_code("duplicate-setting", "an agent or graph setting is given twice")
-UNKNOWN_SETTING = register_code(
-    "unknown-setting", "an agent block names a setting the agent template does not have"
-)
-MISSING_MODEL = register_code("missing-model", "an agent block has no `model`")
-NOT_A_TOOL = register_code(
-    "not-a-tool", "a `tools` entry is not a function, an agent or a provider tool map"
-)
-MISSING_DOCSTRING = register_code(
-    "missing-docstring", "a function tool has no docstring, so the model gets no description (B11)"
-)
-DUPLICATE_TOOL = register_code("duplicate-tool", "two tools of one agent share a name (A7)")
-UNKNOWN_SCHEMA = register_code("unknown-schema", "an `output` names no schema or Python model")
-UNKNOWN_STRATEGY = register_code("unknown-strategy", "`output … via` names an unknown strategy")
-UNKNOWN_MIDDLEWARE = register_code(
-    "unknown-middleware", "a `middleware` entry is neither declared nor a Python hook"
-)
-NOT_A_HOOK = register_code(
-    "not-a-hook", "a Python middleware entry is not a decorated hook or an AgentMiddleware class"
-)
-DUPLICATE_MIDDLEWARE = register_code(
-    "duplicate-middleware", "two middleware of one agent share a name"
-)
-REVIEW_NO_CHECKPOINT = register_code(
-    "review-without-checkpointer", "human review needs a checkpointer to pause and resume (D9)"
-)
-UNKNOWN_TOOL = register_code("unknown-tool", "a setting names a tool the agent does not have")
-BAD_STORE = register_code("bad-store", 'a `store` is not memory, none or sqlite("…")')
 
 AGENT_CHANNELS = ("messages", "jump_to", "structured_response")
 STRATEGIES = tuple(s.value for s in ir.OutputStrategy)
@@ -104,13 +74,13 @@ def check_agent(ctx: Ctx, agent: ast.AgentDecl) -> Iterator[Diagnostic]:
             ast.LimitsStmt,
             ast.CheckpointStmt,
         ),
-        DUPLICATE_SETTING,
+        Code.DUPLICATE_SETTING,
         _stmt_word,
     )
     models = [s for s in body if isinstance(s, ast.ModelStmt)]
     if not models:
         yield error(
-            MISSING_MODEL,
+            Code.MISSING_MODEL,
             f"agent `{agent.name.text}` has no model",
             agent.name.span,
             "no `model` in this agent",
@@ -138,7 +108,7 @@ def check_limit_budgets(ctx: Ctx, body: tuple) -> Iterator[Diagnostic]:
     for item in mws.items if mws else ():
         if middleware_name(ctx, item) == BUDGETS_NAME:
             yield error(
-                DUPLICATE_MIDDLEWARE,
+                Code.DUPLICATE_MIDDLEWARE,
                 "budgets are set twice",
                 item.name.span,
                 "a `budgets` middleware here",
@@ -149,7 +119,7 @@ def check_limit_budgets(ctx: Ctx, body: tuple) -> Iterator[Diagnostic]:
     ask = asks(entries)
     if ask is not None and not has_checkpointer(body):
         yield error(
-            REVIEW_NO_CHECKPOINT,
+            Code.REVIEW_NO_CHECKPOINT,
             '`on_budget: "ask"` needs a checkpointer',
             ask.value.span,
             "asks a person, but nothing saves the paused run",
@@ -178,7 +148,7 @@ def _check_stmt(ctx: Ctx, stmt, tools: list) -> Iterator[Diagnostic]:
     elif isinstance(stmt, ast.PromptStmt):
         if not isinstance(stmt.value, ast.StringLit):
             yield error(
-                TYPE_MISMATCH,
+                Code.TYPE_MISMATCH,
                 f"expected a string, found {describe(stmt.value)}",
                 stmt.value.span,
                 "the prompt must be a string",
@@ -202,7 +172,7 @@ def _check_stmt(ctx: Ctx, stmt, tools: list) -> Iterator[Diagnostic]:
 def check_model_stmt(stmt: ast.ModelStmt) -> Iterator[Diagnostic]:
     if not isinstance(stmt.spec, ast.StringLit):
         yield error(
-            TYPE_MISMATCH,
+            Code.TYPE_MISMATCH,
             f"expected a model string, found {describe(stmt.spec)}",
             stmt.spec.span,
             'expected "provider:model"',
@@ -223,7 +193,7 @@ def check_setting(ctx: Ctx, stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
     param = template.params.get(key)
     if param is None or key in STATEMENT_SETTINGS:
         yield error(
-            UNKNOWN_SETTING,
+            Code.UNKNOWN_SETTING,
             f"agents have no setting `{key}`",
             stmt.key.span,
             "unknown setting",
@@ -248,7 +218,7 @@ def check_store_settings(body: tuple) -> Iterator[Diagnostic]:
         yield from check_store(stmt)
     for again in stmts[1:]:
         yield error(
-            DUPLICATE_SETTING,
+            Code.DUPLICATE_SETTING,
             "`store` is given twice",
             again.span,
             "given again here",
@@ -269,7 +239,7 @@ def check_store(stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
         ):
             return
         yield error(
-            BAD_STORE,
+            Code.BAD_STORE,
             f"`{v.callee.dotted}(…)` takes one path",
             v.span,
             "expected one string",
@@ -277,7 +247,7 @@ def check_store(stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
         )
         return
     yield error(
-        BAD_STORE,
+        Code.BAD_STORE,
         "unknown long-term store",
         v.span,
         'expected memory, none or sqlite("…")',
@@ -299,7 +269,7 @@ class ToolName:
 def check_tools(ctx: Ctx, stmt: ast.ToolsStmt, names: list[ToolName]) -> Iterator[Diagnostic]:
     if not isinstance(stmt.value, ast.ListLit):
         yield error(
-            TYPE_MISMATCH,
+            Code.TYPE_MISMATCH,
             f"expected a list of tools, found {describe(stmt.value)}",
             stmt.value.span,
             "expected [tools.a, tools.b]",
@@ -314,7 +284,7 @@ def _check_tool(ctx: Ctx, item: ast.Expr, names: list[ToolName]) -> Iterator[Dia
         return  # A8: a provider tool, bound to the model as written
     if not isinstance(item, ast.Ref):
         yield error(
-            NOT_A_TOOL,
+            Code.NOT_A_TOOL,
             f"{describe(item)} is not a tool",
             item.span,
             "expected a function, an agent or a provider tool map",
@@ -339,7 +309,7 @@ def _check_mcp_tool(ref: ast.Ref, names: list[ToolName]) -> Iterator[Diagnostic]
     in the server's list at run time: nothing is connected while checking, A10)."""
     if len(ref.parts) > 2:
         yield error(
-            NOT_A_TOOL,
+            Code.NOT_A_TOOL,
             f"`{ref.dotted}` is not a tool",
             ref.span,
             "an MCP server's tool is `server` or `server.tool_name`",
@@ -361,7 +331,7 @@ def _check_function_tool(ctx: Ctx, ref: ast.Ref, names: list[ToolName]) -> Itera
     if fn is None:
         if found.cls is not None:
             yield error(
-                NOT_A_TOOL,
+                Code.NOT_A_TOOL,
                 f"`{ref.dotted}` is a class, not a tool",
                 ref.span,
                 "expected a function",
@@ -374,7 +344,7 @@ def _check_function_tool(ctx: Ctx, ref: ast.Ref, names: list[ToolName]) -> Itera
     names.append(ToolName(tool_name(found), ref.span, "function"))
     if not fn.doc and not (deco and deco.kwarg("description")):
         yield error(
-            MISSING_DOCSTRING,
+            Code.MISSING_DOCSTRING,
             f"tool `{fn.name}` has no docstring",
             ref.span,
             "the model would see no description of this tool",
@@ -402,7 +372,7 @@ def check_duplicate_tools(names: list[ToolName]) -> Iterator[Diagnostic]:
             seen[t.name] = t
             continue
         yield error(
-            DUPLICATE_TOOL,
+            Code.DUPLICATE_TOOL,
             f"two tools are named `{t.name}`",
             t.span,
             "second tool with this name",
@@ -421,7 +391,7 @@ def check_output(ctx: Ctx, stmt: ast.OutputStmt) -> Iterator[Diagnostic]:
         yield from check_schema_ref(ctx, item)
     if stmt.strategy is not None and stmt.strategy.text not in STRATEGIES:
         yield error(
-            UNKNOWN_STRATEGY,
+            Code.UNKNOWN_STRATEGY,
             f"unknown output strategy `{stmt.strategy.text}`",
             stmt.strategy.span,
             "expected tool, provider or auto",
@@ -431,7 +401,7 @@ def check_output(ctx: Ctx, stmt: ast.OutputStmt) -> Iterator[Diagnostic]:
         ty = OUTPUT_OPTIONS.get(entry.key.text)
         if ty is None:
             yield error(
-                UNKNOWN_PARAM,
+                Code.UNKNOWN_PARAM,
                 f"`output` has no option `{entry.key.text}`",
                 entry.key.span,
                 "unknown option",
@@ -444,7 +414,10 @@ def check_output(ctx: Ctx, stmt: ast.OutputStmt) -> Iterator[Diagnostic]:
 def check_schema_ref(ctx: Ctx, item: ast.Expr) -> Iterator[Diagnostic]:
     if not isinstance(item, ast.Ref):
         yield error(
-            UNKNOWN_SCHEMA, f"{describe(item)} is not a schema", item.span, "expected a schema name"
+            Code.UNKNOWN_SCHEMA,
+            f"{describe(item)} is not a schema",
+            item.span,
+            "expected a schema name",
         )
         return
     if len(item.parts) == 2 and item.parts[0].text in ctx.unit.python:
@@ -456,7 +429,7 @@ def check_schema_ref(ctx: Ctx, item: ast.Expr) -> Iterator[Diagnostic]:
             or found.cls.kind not in (ClassKind.MODEL, ClassKind.DATACLASS, ClassKind.TYPEDDICT)
         ):
             yield error(
-                UNKNOWN_SCHEMA,
+                Code.UNKNOWN_SCHEMA,
                 f"`{item.dotted}` is not a schema class",
                 item.span,
                 "expected a pydantic model, dataclass or TypedDict",
@@ -465,7 +438,7 @@ def check_schema_ref(ctx: Ctx, item: ast.Expr) -> Iterator[Diagnostic]:
     sym = ctx.unit.symbols.get(item.dotted)
     if sym is None or sym.kind is not SymbolKind.SCHEMA:
         yield error(
-            UNKNOWN_SCHEMA,
+            Code.UNKNOWN_SCHEMA,
             f"unknown schema `{item.dotted}`",
             item.span,
             "no schema of that name",
@@ -484,7 +457,7 @@ def check_middleware(
         name = middleware_name(ctx, item)
         if name in seen:
             yield error(
-                DUPLICATE_MIDDLEWARE,
+                Code.DUPLICATE_MIDDLEWARE,
                 f"middleware `{name}` is listed twice",
                 item.name.span,
                 "listed again here",
@@ -536,7 +509,7 @@ def _check_mw_item(
     sym = declaration(ctx.unit, ref, SymbolKind.MIDDLEWARE)
     if sym is None:
         yield error(
-            UNKNOWN_MIDDLEWARE,
+            Code.UNKNOWN_MIDDLEWARE,
             f"unknown middleware `{ref.dotted}`",
             ref.span,
             "not a declared middleware",
@@ -547,7 +520,7 @@ def _check_mw_item(
     yield from check_config(ctx, info, item.config, ref.span, ref.dotted)
     if _needs_checkpointer(info, item) and not has_checkpointer(body):
         yield error(
-            REVIEW_NO_CHECKPOINT,
+            Code.REVIEW_NO_CHECKPOINT,
             f"`{ref.dotted}` needs a checkpointer",
             ref.span,
             "pauses the run for a person, but nothing saves it",
@@ -588,7 +561,7 @@ def _check_interrupt_on(item: ast.MiddlewareItem, tools: list[ToolName]) -> Iter
     for e in entry.value.entries:
         if e.key.text not in known:
             yield error(
-                UNKNOWN_TOOL,
+                Code.UNKNOWN_TOOL,
                 f"the agent has no tool `{e.key.text}`",
                 e.key.span,
                 "no tool of that name",
@@ -617,14 +590,14 @@ def _check_python_hook(
     if fn is not None and fn.hook_point is not None:
         if item.config is not None and item.config.entries:
             yield error(
-                UNKNOWN_PARAM,
+                Code.UNKNOWN_PARAM,
                 f"hook `{item.name.dotted}` takes no settings",
                 item.config.span,
                 "a decorated hook has no parameters",
             )
         return
     yield error(
-        NOT_A_HOOK,
+        Code.NOT_A_HOOK,
         f"`{item.name.dotted}` is not middleware",
         item.name.span,
         "neither a decorated hook nor an AgentMiddleware subclass",
@@ -643,7 +616,7 @@ def check_constructor(item: ast.MiddlewareItem, cls) -> Iterator[Diagnostic]:
         if key not in params and not cls.init_kwargs:
             listed = ", ".join(f"`{p}`" for p in params)
             yield error(
-                UNKNOWN_PARAM,
+                Code.UNKNOWN_PARAM,
                 f"`{cls.name}` has no parameter `{key}`",
                 entry.key.span,
                 "not a parameter of its `__init__`",
@@ -657,7 +630,7 @@ def check_constructor(item: ast.MiddlewareItem, cls) -> Iterator[Diagnostic]:
     for name, p in params.items():
         if p.required and name not in given:
             yield error(
-                MISSING_PARAM,
+                Code.MISSING_PARAM,
                 f"`{cls.name}` needs `{name}`",
                 item.name.span,
                 f"`{name}` is not given",

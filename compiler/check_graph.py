@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 from .. import ir
 from ..dsl import ast
-from ..dsl.diagnostics import Diagnostic, Label, error, register_code
+from ..dsl.codes import Code
+from ..dsl.diagnostics import Diagnostic, Label, error
 from .check import (
-    UNKNOWN_PARAM,
     check_checkpoint,
     check_config,
     check_fields,
@@ -23,40 +23,14 @@ from .check import (
     check_limits,
     duplicate_stmts,
 )
-from .check_agent import DUPLICATE_SETTING, STORE_SETTING, check_schema_ref, check_store_settings
+from .check_agent import STORE_SETTING, check_schema_ref, check_store_settings
 from .context import Ctx
 from .models import check_model_options, resolve_model
 from .resolve import declaration, graph_ref, python_ref
 from .suggest import did_you_mean
 from .symbols import SymbolKind
-from .typecheck import TYPE_MISMATCH, check_value, describe
+from .typecheck import check_value, describe
 from .types import STR, Ty, TyKind, prim
-
-UNKNOWN_NODE = register_code(
-    "unknown-node", "an edge, route, hook or interrupt names a node the graph does not have"
-)
-DUPLICATE_NODE = register_code("duplicate-node", "two nodes of one graph share a name")
-UNKNOWN_NODE_KIND = register_code(
-    "unknown-node-kind", "a node is not model(…), tools(…), python(…), agent(…) or subgraph(…)"
-)
-BAD_NODE = register_code("bad-node", "a node's arguments do not fit its kind")
-BAD_EDGE = register_code(
-    "bad-edge", "an edge leaves END, enters START, or `otherwise` has no `when`"
-)
-MISSING_OTHERWISE = register_code(
-    "missing-otherwise", "conditional `when` edges out of a node have no `otherwise`"
-)
-UNKNOWN_FIELD = register_code(
-    "unknown-field", "a condition reads a state channel the graph does not declare"
-)
-UNKNOWN_ROUTER = register_code(
-    "unknown-router", "a `route … by` names neither a declared router nor a Python function"
-)
-UNKNOWN_ROUTE_LABEL = register_code(
-    "unknown-route-label", "a route case uses a label its router never returns"
-)
-BAD_HOOK_POINT = register_code("bad-hook-point", "a `hook` names an unknown hook point")
-NO_ENTRY = register_code("no-entry", "a graph has no `edge START -> …`")
 
 NODE_KINDS = ("model", "tools", "python", "agent", "subgraph")
 BOUNDARY = {"START": ir.START, "END": ir.END}
@@ -74,7 +48,7 @@ def check_graph(ctx: Ctx, graph: ast.GraphDecl) -> Iterator[Diagnostic]:
     yield from duplicate_stmts(
         body,
         (ast.StateStmt, ast.LimitsStmt, ast.CheckpointStmt),
-        DUPLICATE_SETTING,
+        Code.DUPLICATE_SETTING,
         lambda s: type(s).__name__.removesuffix("Stmt").lower(),
     )
     nodes = yield from check_nodes(ctx, body)
@@ -84,7 +58,7 @@ def check_graph(ctx: Ctx, graph: ast.GraphDecl) -> Iterator[Diagnostic]:
     yield from check_when_groups(body)
     if not any(isinstance(s, ast.EdgeDecl) and s.source.text == "START" for s in body):
         yield error(
-            NO_ENTRY,
+            Code.NO_ENTRY,
             f"graph `{graph.name.text}` has no entry edge",
             graph.name.span,
             "nothing runs first",
@@ -113,17 +87,15 @@ def _check_stmt(ctx: Ctx, stmt, nodes: dict, fields: set[str]) -> Iterator[Diagn
         yield from check_checkpoint(stmt)
     elif isinstance(stmt, ast.MiddlewareStmt):
         yield error(
-            UNKNOWN_PARAM,
+            Code.UNKNOWN_PARAM,
             "graphs take no `middleware` block",
             stmt.span,
             "middleware belongs to agent blocks",
             help="use `hook before <node> = python(…)` in a graph",
         )
     elif isinstance(stmt, ast.SettingStmt) and stmt.key.text != STORE_SETTING:
-        from .check_agent import UNKNOWN_SETTING
-
         yield error(
-            UNKNOWN_SETTING,
+            Code.UNKNOWN_SETTING,
             f"graphs have no setting `{stmt.key.text}`",
             stmt.key.span,
             "unknown setting",
@@ -135,14 +107,14 @@ def _check_stmt(ctx: Ctx, stmt, nodes: dict, fields: set[str]) -> Iterator[Diagn
 
 def check_nodes(ctx: Ctx, body: tuple):
     """Yields diagnostics; returns name → NodeDecl (first declaration wins)."""
-    from .resolve import RESERVED, RESERVED_NAME
+    from .resolve import RESERVED
 
     nodes: dict[str, ast.NodeDecl] = {}
     for node in (s for s in body if isinstance(s, ast.NodeDecl)):
         name = node.name.text
         if name in RESERVED:
             yield error(
-                RESERVED_NAME,
+                Code.RESERVED_NAME,
                 f"`{name}` cannot name a node",
                 node.name.span,
                 "reserved for the graph's boundary",
@@ -151,7 +123,7 @@ def check_nodes(ctx: Ctx, body: tuple):
             continue
         if name in nodes:
             yield error(
-                DUPLICATE_NODE,
+                Code.DUPLICATE_NODE,
                 f"node `{name}` is declared twice",
                 node.name.span,
                 "declared again here",
@@ -168,7 +140,7 @@ def check_node(ctx: Ctx, node: ast.NodeDecl) -> Iterator[Diagnostic]:
     kind = node.value.callee.dotted
     if kind not in NODE_KINDS:
         yield error(
-            UNKNOWN_NODE_KIND,
+            Code.UNKNOWN_NODE_KIND,
             f"`{kind}(…)` is not a kind of node",
             node.value.callee.span,
             "unknown node kind",
@@ -187,7 +159,10 @@ def _one_arg(call: ast.Call, want: str) -> ast.Expr | Diagnostic:
     pos = _positional(call)
     if len(pos) != 1:
         return error(
-            BAD_NODE, f"`{call.callee.dotted}(…)` takes one argument", call.span, f"expected {want}"
+            Code.BAD_NODE,
+            f"`{call.callee.dotted}(…)` takes one argument",
+            call.span,
+            f"expected {want}",
         )
     return pos[0]
 
@@ -196,7 +171,7 @@ def _model_node(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
     pos = _positional(call)
     if len(pos) != 1 or not isinstance(pos[0], ast.StringLit):
         yield error(
-            BAD_NODE,
+            Code.BAD_NODE,
             "`model(…)` takes one model string",
             call.span,
             'expected model("provider:name", prompt: "…")',
@@ -222,7 +197,7 @@ def _tools_node(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
         return
     if not isinstance(arg, ast.ListLit):
         yield error(
-            TYPE_MISMATCH,
+            Code.TYPE_MISMATCH,
             f"expected a list of tools, found {describe(arg)}",
             arg.span,
             "expected [tools.a, tools.b]",
@@ -233,10 +208,8 @@ def _tools_node(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
         if isinstance(item, ast.Ref):
             yield from _check_function_tool(ctx, item, names)
         elif not isinstance(item, ast.MapLit):
-            from .check_agent import NOT_A_TOOL
-
             yield error(
-                NOT_A_TOOL, f"{describe(item)} is not a tool", item.span, "expected a function"
+                Code.NOT_A_TOOL, f"{describe(item)} is not a tool", item.span, "expected a function"
             )
     yield from check_duplicate_tools(names)
 
@@ -247,7 +220,7 @@ def _python_node(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
         yield arg
     elif not isinstance(arg, ast.Ref):
         yield error(
-            BAD_NODE,
+            Code.BAD_NODE,
             f"expected a Python function, found {describe(arg)}",
             arg.span,
             "expected module.function",
@@ -264,7 +237,7 @@ def _graph_node(kinds, what):
         if isinstance(arg, Diagnostic):
             yield arg
         elif not isinstance(arg, ast.Ref):
-            yield error(BAD_NODE, f"expected an {what} name, found {describe(arg)}", arg.span)
+            yield error(Code.BAD_NODE, f"expected an {what} name, found {describe(arg)}", arg.span)
         else:
             found = graph_ref(ctx.unit, arg, kinds, what)
             if isinstance(found, Diagnostic):
@@ -288,7 +261,7 @@ def check_node_options(ctx: Ctx, options: ast.MapLit | None) -> Iterator[Diagnos
         ty = NODE_OPTIONS.get(key)
         if ty is None:
             yield error(
-                UNKNOWN_PARAM,
+                Code.UNKNOWN_PARAM,
                 f"nodes have no option `{key}`",
                 entry.key.span,
                 "unknown option",
@@ -300,7 +273,7 @@ def check_node_options(ctx: Ctx, options: ast.MapLit | None) -> Iterator[Diagnos
             for e in entry.value.entries:
                 if e.key.text not in RETRY_KEYS:
                     yield error(
-                        UNKNOWN_PARAM,
+                        Code.UNKNOWN_PARAM,
                         f"`retry` has no option `{e.key.text}`",
                         e.key.span,
                         "unknown option",
@@ -320,7 +293,7 @@ def node_exists(
         where = (
             "START can only begin an edge" if name.text == "START" else "END can only end an edge"
         )
-        yield error(BAD_EDGE, f"`{name.text}` cannot be used here", name.span, where)
+        yield error(Code.BAD_EDGE, f"`{name.text}` cannot be used here", name.span, where)
         return
     candidates = list(nodes) + ([boundary] if boundary else [])
     near = did_you_mean(name.text, candidates)
@@ -330,7 +303,7 @@ def node_exists(
         if target is not None:
             secondary = (Label(target.name.span, "a similar name is declared here"),)
     yield error(
-        UNKNOWN_NODE,
+        Code.UNKNOWN_NODE,
         f"`{name.text}` is not a node of this graph",
         name.span,
         "unknown node",
@@ -346,7 +319,7 @@ def check_edge(ctx: Ctx, edge: ast.EdgeDecl, nodes: dict, fields: set[str]) -> I
     if edge.condition is not None:
         if len(edge.targets) != 1:
             yield error(
-                BAD_EDGE,
+                Code.BAD_EDGE,
                 "a `when` edge has one target",
                 edge.span,
                 "several targets",
@@ -374,7 +347,7 @@ def check_condition(ctx: Ctx, cond: ast.Expr, fields: set[str]) -> Iterator[Diag
                 yield found
             return
         yield error(
-            UNKNOWN_FIELD,
+            Code.UNKNOWN_FIELD,
             f"the state has no channel `{head}`",
             cond.parts[0].span,
             "unknown channel",
@@ -382,7 +355,7 @@ def check_condition(ctx: Ctx, cond: ast.Expr, fields: set[str]) -> Iterator[Diag
         )
     elif isinstance(cond, (ast.Call, ast.MapLit)):
         yield error(
-            TYPE_MISMATCH,
+            Code.TYPE_MISMATCH,
             f"{describe(cond)} cannot be a condition",
             cond.span,
             "expected channels, literals and comparisons",
@@ -399,7 +372,7 @@ def check_when_groups(body: tuple) -> Iterator[Diagnostic]:
         others = [e for e in edges if e.otherwise]
         if whens and not others:
             yield error(
-                MISSING_OTHERWISE,
+                Code.MISSING_OTHERWISE,
                 f"`when` edges out of `{source}` have no `otherwise`",
                 whens[0].span,
                 "if no condition holds, the run would stop here",
@@ -407,7 +380,7 @@ def check_when_groups(body: tuple) -> Iterator[Diagnostic]:
             )
         if others and not whens:
             yield error(
-                BAD_EDGE,
+                Code.BAD_EDGE,
                 f"`otherwise` out of `{source}` has no `when`",
                 others[0].span,
                 "nothing to be otherwise to",
@@ -415,7 +388,7 @@ def check_when_groups(body: tuple) -> Iterator[Diagnostic]:
             )
         for extra in others[1:]:
             yield error(
-                BAD_EDGE,
+                Code.BAD_EDGE,
                 f"`{source}` has two `otherwise` edges",
                 extra.span,
                 "second otherwise",
@@ -430,7 +403,7 @@ def check_route(ctx: Ctx, route: ast.RouteDecl, nodes: dict) -> Iterator[Diagnos
         yield from node_exists(case.target, nodes, boundary="END")
         if labels is not None and case.label.text not in labels:
             yield error(
-                UNKNOWN_ROUTE_LABEL,
+                Code.UNKNOWN_ROUTE_LABEL,
                 f"the router never returns `{case.label.text}`",
                 case.label.span,
                 "unknown label",
@@ -459,7 +432,7 @@ def check_router(ctx: Ctx, router: ast.Ref | ast.Call):
             yield found
         return None
     yield error(
-        UNKNOWN_ROUTER,
+        Code.UNKNOWN_ROUTER,
         f"unknown router `{ref.dotted}`",
         ref.span,
         "not a declared router or a Python function",
@@ -473,7 +446,7 @@ def check_hook(ctx: Ctx, hook: ast.HookDecl, nodes: dict) -> Iterator[Diagnostic
     if hook.target is not None:
         if point not in HOOK_WORDS:
             yield error(
-                BAD_HOOK_POINT,
+                Code.BAD_HOOK_POINT,
                 f"`hook {point} <node>` is not a hook point",
                 hook.point.span,
                 "expected before or after",
@@ -482,7 +455,7 @@ def check_hook(ctx: Ctx, hook: ast.HookDecl, nodes: dict) -> Iterator[Diagnostic
         yield from node_exists(hook.target, nodes)
     elif point not in GRAPH_HOOK_POINTS:
         yield error(
-            BAD_HOOK_POINT,
+            Code.BAD_HOOK_POINT,
             f"unknown hook point `{point}`",
             hook.point.span,
             "not a hook point",
@@ -491,7 +464,7 @@ def check_hook(ctx: Ctx, hook: ast.HookDecl, nodes: dict) -> Iterator[Diagnostic
     call = hook.value
     if call.callee.dotted != "python":
         yield error(
-            BAD_NODE, "a hook runs `python(module.function)`", call.span, "expected python(…)"
+            Code.BAD_NODE, "a hook runs `python(module.function)`", call.span, "expected python(…)"
         )
     else:
         yield from _python_node(ctx, call)

@@ -14,14 +14,11 @@ from typing import Any
 
 from .. import ir
 from ..dsl import ast
-from ..dsl.diagnostics import Diagnostic, error, register_code
+from ..dsl.codes import Code
+from ..dsl.diagnostics import Diagnostic, error
 from .pyscan import Visibility
 from .suggest import did_you_mean
 from .types import Ty, TypeScope, resolve_type
-
-BAD_DECLARATION = register_code(
-    "bad-declaration", "a middleware, router or template declaration is malformed"
-)
 
 KNOWN_ATTRS = (
     "hooks",
@@ -114,7 +111,7 @@ def read_decl(
     if impl is None:
         report(
             error(
-                BAD_DECLARATION,
+                Code.BAD_DECLARATION,
                 f"`{decl.impl.value}` is not an import reference",
                 decl.impl.span,
                 'expected "module:attribute"',
@@ -138,7 +135,7 @@ def _read_attrs(attrs: ast.MapLit | None, report) -> dict[str, Any]:
         if reader is None:
             report(
                 error(
-                    BAD_DECLARATION,
+                    Code.BAD_DECLARATION,
                     f"unknown declaration attribute `{key}`",
                     entry.key.span,
                     "unknown attribute",
@@ -154,7 +151,7 @@ def _read_attrs(attrs: ast.MapLit | None, report) -> dict[str, Any]:
 
 def _words(expr: ast.Expr, report) -> tuple[str, ...] | None:
     if not isinstance(expr, ast.ListLit):
-        report(error(BAD_DECLARATION, "expected a list of names", expr.span, "not a list"))
+        report(error(Code.BAD_DECLARATION, "expected a list of names", expr.span, "not a list"))
         return None
     words = []
     for item in expr.items:
@@ -163,7 +160,7 @@ def _words(expr: ast.Expr, report) -> tuple[str, ...] | None:
         elif isinstance(item, ast.StringLit):
             words.append(item.value)
         else:
-            report(error(BAD_DECLARATION, "expected a name", item.span, "not a name"))
+            report(error(Code.BAD_DECLARATION, "expected a name", item.span, "not a name"))
     return tuple(words)
 
 
@@ -177,7 +174,7 @@ def _enum_words(enum_cls, what: str):
             except ValueError:
                 report(
                     error(
-                        BAD_DECLARATION,
+                        Code.BAD_DECLARATION,
                         f"unknown {what} `{word}`",
                         item.span,
                         f"not a {what}",
@@ -195,7 +192,7 @@ _read_jump_targets = _enum_words(ir.JumpTarget, "jump target")
 
 def _read_jumps(expr: ast.Expr, report):
     if not isinstance(expr, ast.MapLit):
-        report(error(BAD_DECLARATION, "expected a map of hook point → targets", expr.span))
+        report(error(Code.BAD_DECLARATION, "expected a map of hook point → targets", expr.span))
         return None
     out = {}
     for entry in expr.entries:
@@ -209,7 +206,7 @@ def _read_jumps(expr: ast.Expr, report):
 
 def _read_state(expr: ast.Expr, report):
     if not isinstance(expr, ast.MapLit):
-        report(error(BAD_DECLARATION, "expected a map of channel → type", expr.span))
+        report(error(Code.BAD_DECLARATION, "expected a map of channel → type", expr.span))
         return None
     return tuple(d for d in (_state_entry(e, report) for e in expr.entries) if d is not None)
 
@@ -227,7 +224,7 @@ def _state_entry(entry: ast.MapEntry, report) -> StateDecl | None:
     if not isinstance(value, ast.MapLit):
         report(
             error(
-                BAD_DECLARATION,
+                Code.BAD_DECLARATION,
                 "expected a type string or { type, visibility }",
                 value.span,
                 "not a channel description",
@@ -238,7 +235,7 @@ def _state_entry(entry: ast.MapEntry, report) -> StateDecl | None:
     for key in fields.keys() - {"type", "visibility"}:
         report(
             error(
-                BAD_DECLARATION,
+                Code.BAD_DECLARATION,
                 f"unknown channel attribute `{key}`",
                 value.span,
                 "expected `type` and `visibility`",
@@ -250,7 +247,7 @@ def _state_entry(entry: ast.MapEntry, report) -> StateDecl | None:
     if vis_text not in VISIBILITIES:
         report(
             error(
-                BAD_DECLARATION,
+                Code.BAD_DECLARATION,
                 f"unknown visibility `{vis_text}`",
                 vis.span,
                 "not a visibility",
@@ -266,7 +263,7 @@ def _state_entry(entry: ast.MapEntry, report) -> StateDecl | None:
 def _read_bool(expr: ast.Expr, report):
     if isinstance(expr, ast.BoolLit):
         return expr.value
-    report(error(BAD_DECLARATION, "expected true or false", expr.span))
+    report(error(Code.BAD_DECLARATION, "expected true or false", expr.span))
     return None
 
 
@@ -282,7 +279,7 @@ def _read_checkpointer(expr: ast.Expr, report):
 def _read_str(expr: ast.Expr, report):
     if isinstance(expr, ast.StringLit):
         return expr.value
-    report(error(BAD_DECLARATION, "expected a string", expr.span))
+    report(error(Code.BAD_DECLARATION, "expected a string", expr.span))
     return None
 
 

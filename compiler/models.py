@@ -19,15 +19,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..dsl import ast
-from ..dsl.diagnostics import Diagnostic, error, register_code
+from ..dsl.codes import Code
+from ..dsl.diagnostics import Diagnostic, error
 from ..dsl.source import Span
 from .paths import stdlib_file
 from .suggest import _distance, did_you_mean, nearest
-
-UNKNOWN_PROVIDER = register_code(
-    "unknown-provider", "a model string's `provider:` prefix is not a known provider"
-)
-UNKNOWN_MODEL = register_code("unknown-model", "no provider can be inferred from a model name (A2)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,14 +61,14 @@ def resolve_model(spec: str, span: Span) -> tuple[str, str] | Diagnostic:
     near = nearest(prefix, table.providers) if sep and prefix.isidentifier() else None
     if near is not None and _distance(prefix.lower(), near) <= 1:  # a typo, not a name
         return error(
-            UNKNOWN_PROVIDER,
+            Code.UNKNOWN_PROVIDER,
             f"unknown model provider `{prefix}`",
             span,
             "not a provider",
             help=did_you_mean(prefix, table.providers),
         )
     return error(
-        UNKNOWN_MODEL,
+        Code.UNKNOWN_MODEL,
         f"cannot tell which provider serves `{spec}`",
         span,
         "no provider prefix and no known model-name prefix",
@@ -86,9 +82,6 @@ def resolve_model(spec: str, span: Span) -> tuple[str, str] | Diagnostic:
 
 # ---------------------------------------------------------------- secrets stay out of files
 
-SECRET_IN_FILE = register_code(
-    "secret-in-file", "a credential is written in the file instead of named by its variable"
-)
 _SECRET_KEY = re.compile(r"(?i)(^|_)(api_?key|secret|password|token|credentials?)$")
 _SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "x-api-key", "api-key"})
 
@@ -109,7 +102,7 @@ def check_model_options(entries: Iterable[tuple[ast.Name, ast.Expr]]) -> Iterato
 
 def _secret(span: Span, message: str) -> Diagnostic:
     return error(
-        SECRET_IN_FILE,
+        Code.SECRET_IN_FILE,
         message,
         span,
         "a credential in a file gets copied and committed",

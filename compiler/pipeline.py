@@ -17,14 +17,14 @@ from pathlib import Path
 from types import MappingProxyType
 
 from .. import ir
-from ..dsl.diagnostics import UNREADABLE, Diagnostic, Diagnostics, error
+from ..dsl.codes import Code
+from ..dsl.diagnostics import Diagnostic, Diagnostics, error
 from ..dsl.source import SourceFile
-from . import check_agent, check_graph  # noqa: F401  (register their codes at import)
 from .check import check_unit
 from .context import Ctx
-from .structure import check_structure
 from .lower import lower_program
 from .resolve import Loader
+from .structure import check_structure
 from .symbols import FileUnit
 
 
@@ -50,7 +50,7 @@ def compile_file(path: str | Path) -> CompileResult:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         source = SourceFile(name, "")
-        d = error(UNREADABLE, f"cannot read `{name}`", source.whole(), str(exc))
+        d = error(Code.UNREADABLE, f"cannot read `{name}`", source.whole(), str(exc))
         return CompileResult(None, (d,), MappingProxyType({name: source}))
     return compile_source(text, name, base_dir=path.resolve().parent)
 

@@ -30,16 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import ir
-from ..dsl.diagnostics import register_code
 
 HOOK_DECORATORS = {p.value for p in ir.HookPoint}
 MIDDLEWARE_METHODS = {p.value: p for p in ir.HookPoint if p is not ir.HookPoint.DYNAMIC_PROMPT}
 MIDDLEWARE_METHODS.update({"a" + k: v for k, v in list(MIDDLEWARE_METHODS.items())})
 
-MODULE_NOT_FOUND = register_code(
-    "module-not-found", "a `use`d Python module or file cannot be found"
-)
-PYTHON_SYNTAX = register_code("python-syntax", "a `use`d Python file does not parse")
 
 _SCALARS = {"int": "integer", "str": "string", "float": "number", "bool": "boolean"}
 _SEQUENCES = {"list", "List", "Sequence", "tuple", "Tuple", "set", "Set", "Iterable"}

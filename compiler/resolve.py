@@ -20,7 +20,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..dsl import ast
-from ..dsl.diagnostics import Diagnostic, error, register_code
+from ..dsl.codes import Code
+from ..dsl.diagnostics import Diagnostic, error
 from ..dsl.source import SourceFile
 from . import pyscan
 from .paths import PRELUDE_NAME, stdlib_file
@@ -28,17 +29,6 @@ from .pyscan import PyModule
 from .suggest import did_you_mean
 from .symbols import FileUnit, Symbol, SymbolKind, item_kind, item_name, use_alias
 
-UNKNOWN_NAME = register_code(
-    "unknown-name", "a name is not declared in this file, a used file or the prelude"
-)
-DUPLICATE_NAME = register_code("duplicate-name", "a top-level name is declared twice")
-RESERVED_NAME = register_code("reserved-name", "a declaration uses a name the language reserves")
-UNKNOWN_ATTR = register_code("unknown-attr", "a used module or file has no such top-level name")
-IMPORT_CYCLE = register_code("import-cycle", "`.agent` files use each other in a cycle")
-BAD_USE = register_code("bad-use", "a `use` target is neither a Python module nor an `.agent` file")
-MCP_URL = register_code(
-    "mcp-url", "a `use` target is a URL whose scheme is not http or https (A10)"
-)
 MCP_SCHEMES = ("http", "https")  # A10: MCPAdapter accepts a str target only as such a URL
 
 RESERVED = frozenset({"START", "END", "__start__", "__end__"})
@@ -112,7 +102,7 @@ class Loader:
         if not alias.isidentifier():
             self.report(
                 error(
-                    BAD_USE,
+                    Code.BAD_USE,
                     f'`use "{target}"` needs a name',
                     use.target.span,
                     "the file name is not an identifier",
@@ -129,7 +119,7 @@ class Loader:
         else:
             self.report(
                 error(
-                    BAD_USE,
+                    Code.BAD_USE,
                     f"cannot use `{target}`",
                     use.target.span,
                     "not a .py file, .agent file or dotted module",
@@ -146,7 +136,7 @@ class Loader:
             return
         self.report(
             error(
-                MCP_URL,
+                Code.MCP_URL,
                 f"cannot use `{target}` as an MCP server",
                 use.target.span,
                 f"scheme `{parts.scheme}` is not http or https"
@@ -172,12 +162,12 @@ class Loader:
             return pyscan.scan_source(text, str(found))
         except (OSError, UnicodeDecodeError) as exc:
             self.report(
-                error(pyscan.MODULE_NOT_FOUND, f"cannot read `{target}`", use.target.span, str(exc))
+                error(Code.MODULE_NOT_FOUND, f"cannot read `{target}`", use.target.span, str(exc))
             )
         except SyntaxError as exc:
             self.report(
                 error(
-                    pyscan.PYTHON_SYNTAX,
+                    Code.PYTHON_SYNTAX,
                     f"`{target}` is not valid Python",
                     use.target.span,
                     f"line {exc.lineno}: {exc.msg}",
@@ -192,7 +182,7 @@ class Loader:
             chain = " → ".join(p.name for p in self._stack[self._stack.index(path) :])
             self.report(
                 error(
-                    IMPORT_CYCLE,
+                    Code.IMPORT_CYCLE,
                     f"`{use.target.value}` is already being loaded",
                     use.target.span,
                     "this use closes a cycle",
@@ -236,7 +226,7 @@ def _not_found(use: ast.UseDecl, base_dir: Path) -> Diagnostic:
         else f"no module `{target}` on the search path"
     )
     return error(
-        pyscan.MODULE_NOT_FOUND,
+        Code.MODULE_NOT_FOUND,
         f"cannot find `{target}`",
         use.target.span,
         where,
@@ -255,7 +245,7 @@ def _table(unit: FileUnit, report: Callable[[Diagnostic], None]) -> None:
         if text in RESERVED:
             report(
                 error(
-                    RESERVED_NAME,
+                    Code.RESERVED_NAME,
                     f"`{text}` is reserved",
                     span,
                     "reserved name",
@@ -278,7 +268,7 @@ def _duplicate(sym: Symbol, earlier: Symbol) -> Diagnostic:
 
     where = "the stdlib prelude" if earlier.span.file == PRELUDE_NAME else "this file"
     return error(
-        DUPLICATE_NAME,
+        Code.DUPLICATE_NAME,
         f"`{sym.name}` is declared twice",
         sym.span,
         f"{sym.kind.value} `{sym.name}` redeclared here",
@@ -322,7 +312,7 @@ def python_ref(unit: FileUnit, ref: ast.Ref) -> PyTarget | Diagnostic | Missing:
     if len(parts) != 2 or parts[0] not in unit.python:
         modules = list(unit.python)
         return error(
-            UNKNOWN_NAME,
+            Code.UNKNOWN_NAME,
             f"`{ref.dotted}` does not name a Python object",
             ref.span,
             "expected `module.name` from a `use`d Python module",
@@ -335,7 +325,7 @@ def python_ref(unit: FileUnit, ref: ast.Ref) -> PyTarget | Diagnostic | Missing:
         return MISSING
     if not module.has(parts[1]):
         return error(
-            UNKNOWN_ATTR,
+            Code.UNKNOWN_ATTR,
             f"`{parts[0]}` has no `{parts[1]}`",
             ref.parts[1].span,
             f"not defined in {os.path.basename(module.path)}",
@@ -367,7 +357,7 @@ def graph_ref(
             return MISSING
     elif len(parts) != 1:
         return error(
-            UNKNOWN_NAME,
+            Code.UNKNOWN_NAME,
             f"`{ref.dotted}` does not name an {what}",
             ref.span,
             "unknown name",
@@ -378,7 +368,7 @@ def graph_ref(
     if sym is None or sym.kind not in kinds:
         candidates = [s.name for s in owner.symbols.values() if s.kind in kinds]
         return error(
-            UNKNOWN_NAME,
+            Code.UNKNOWN_NAME,
             f"unknown {what} `{ref.dotted}`",
             ref.parts[-1].span,
             f"no {what} of that name" + ("" if owner is unit else f" in {owner.name}"),

@@ -26,16 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import ir
-from ..dsl.diagnostics import Diagnostic, Severity, error, register_code, warning
+from ..dsl.codes import Code
+from ..dsl.diagnostics import Diagnostic, error, warning
 from ..dsl.source import Pos, Span
-
-UNREACHABLE_NODE = register_code(
-    "unreachable-node", "no edge or branch reaches a node from START", Severity.WARNING
-)
-NO_PATH_TO_END = register_code("no-path-to-end", "no edge or branch leads from a node to END")
-DANGLING_TARGET = register_code(
-    "dangling-target", "an edge or branch of the lowered graph points at no node"
-)
 
 
 def graph_edges(graph: ir.Graph) -> Iterator[tuple[str, str, bool, str | None]]:
@@ -136,7 +129,7 @@ def check_dangling(view: Reach) -> Iterator[Diagnostic]:
     for i in view.graph.interrupts:  # e.g. `interrupt before tools` in an agent without tools
         if i.node not in known:
             yield error(
-                DANGLING_TARGET,
+                Code.DANGLING_TARGET,
                 f"`{i.node}` is not a node of `{view.graph.name}`",
                 to_span(i.span),
                 "interrupt at no node",
@@ -145,7 +138,7 @@ def check_dangling(view: Reach) -> Iterator[Diagnostic]:
         for end in (source, target):
             if end not in known:
                 yield error(
-                    DANGLING_TARGET,
+                    Code.DANGLING_TARGET,
                     f"`{end}` is not a node of `{view.graph.name}`",
                     to_span(span),
                     "points at nothing",
@@ -160,7 +153,7 @@ def check_reachable(view: Reach) -> Iterator[Diagnostic]:
     for n in view.graph.nodes:
         if n.name not in reached:
             yield warning(
-                UNREACHABLE_NODE,
+                Code.UNREACHABLE_NODE,
                 f"node `{n.name}` can never run",
                 _name_span(n),
                 "no edge or branch reaches this node from START",
@@ -187,7 +180,7 @@ def check_path_to_end(view: Reach) -> Iterator[Diagnostic]:
     )
     if dead_end or escape:
         yield warning(
-            NO_PATH_TO_END,
+            Code.NO_PATH_TO_END,
             f"node `{first.name}` has no path to END",
             _name_span(first),
             "runs from here never reach END",
@@ -200,7 +193,7 @@ def check_path_to_end(view: Reach) -> Iterator[Diagnostic]:
         )
     else:
         yield error(
-            NO_PATH_TO_END,
+            Code.NO_PATH_TO_END,
             f"node `{first.name}` has no path to END",
             _name_span(first),
             "every run through here loops until the step limit",

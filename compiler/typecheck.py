@@ -17,12 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..dsl import ast
-from ..dsl.diagnostics import Diagnostic, error, register_code
+from ..dsl.codes import Code
+from ..dsl.diagnostics import Diagnostic, error
 from .types import Ty, TyKind
-
-TYPE_MISMATCH = register_code(
-    "type-mismatch", "a value does not have the type its parameter or field declares"
-)
 
 CONTEXT_SIZES = ("tokens", "messages", "fraction")
 
@@ -76,7 +73,7 @@ def _check_union(expr: ast.Expr, ty: Ty, env: ValueEnv) -> list[Diagnostic]:
 
 def _mismatch(expr: ast.Expr, ty: Ty) -> Diagnostic:
     return error(
-        TYPE_MISMATCH,
+        Code.TYPE_MISMATCH,
         f"expected {ty.display()}, found {describe(expr)}",
         expr.span,
         f"expected {ty.display()}",
@@ -145,7 +142,7 @@ def _check_context_size(expr: ast.Expr) -> list[Diagnostic] | None:
     if len(args) != 1 or args[0].name is not None:
         return [
             error(
-                TYPE_MISMATCH,
+                Code.TYPE_MISMATCH,
                 f"`{kind}(…)` takes one number",
                 expr.span,
                 "expected one positional argument",
@@ -160,7 +157,7 @@ def _check_context_size(expr: ast.Expr) -> list[Diagnostic] | None:
         want = "a positive integer"
     if ok:
         return []
-    return [error(TYPE_MISMATCH, f"`{kind}(…)` needs {want}", value.span, f"expected {want}")]
+    return [error(Code.TYPE_MISMATCH, f"`{kind}(…)` needs {want}", value.span, f"expected {want}")]
 
 
 # ---------------------------------------------------------------- JSON

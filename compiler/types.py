@@ -14,12 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..dsl import ast
-from ..dsl.diagnostics import Diagnostic, error, register_code
+from ..dsl.codes import Code
+from ..dsl.diagnostics import Diagnostic, error
 from .suggest import did_you_mean
-
-UNKNOWN_TYPE = register_code(
-    "unknown-type", "a type name is neither built in nor a declared schema"
-)
 
 
 class TyKind(str, enum.Enum):
@@ -128,7 +125,7 @@ def _generic(texpr: ast.GenericType, scope: TypeScope, report) -> Ty:
         shape = {"list": "list[T]", "map": "map[T]", "dict": "dict[str, T]"}.get(name)
         report(
             error(
-                UNKNOWN_TYPE,
+                Code.UNKNOWN_TYPE,
                 f"`{name}[…]` is not a generic type",
                 texpr.span,
                 "unknown generic type" if shape is None else f"expected {shape}",
@@ -156,7 +153,7 @@ def _named(texpr: ast.NamedType, scope: TypeScope, report) -> Ty:
     candidates = list(BUILTIN_TYPE_NAMES) + sorted(scope.schemas)
     report(
         error(
-            UNKNOWN_TYPE,
+            Code.UNKNOWN_TYPE,
             f"unknown type `{name}`",
             texpr.span,
             "not a type",

@@ -18,9 +18,10 @@ from typing import Any
 from lark import Token, Tree
 
 from . import ast
+from .codes import Code
 from .diagnostics import Diagnostic, error
 from .source import Pos, SourceFile, Span
-from .syntax_errors import BAD_LITERAL, bad_number
+from .syntax_errors import bad_number
 
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h)")
@@ -372,7 +373,7 @@ class AstBuilder:
         except ValueError:  # more digits than Python converts (sys.int_info)
             self.diagnostics.append(
                 error(
-                    BAD_LITERAL,
+                    Code.BAD_LITERAL,
                     f"the number `{str(tok.value)[:20]}…` is too long",
                     self._tok_span(tok),
                 )
@@ -403,7 +404,7 @@ class AstBuilder:
         shown = m.group(0) if m.group(0).isprintable() else repr(m.group(0))[1:-1]
         self.diagnostics.append(
             error(
-                BAD_LITERAL,
+                Code.BAD_LITERAL,
                 f"unknown escape `{shown}` in a string",
                 span,
                 "unknown escape",

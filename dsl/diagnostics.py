@@ -3,23 +3,17 @@
 A `Diagnostic` has a stable kebab-case code, a severity, a headline, a primary label (span
 plus what is wrong *here*), optional secondary labels, notes (facts) and one `help` (an
 imperative sentence). Passes return them; they never raise for a user's mistake. Every code
-is registered once with a one-line summary (`register_code`) and documented in
+is a member of `codes.Code` (one table: slug, summary, severity) and documented in
 `docs/diagnostics.md`.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .codes import Code, Severity
 from .source import Span
-
-
-class Severity(str, enum.Enum):
-    ERROR = "error"
-    WARNING = "warning"
-    NOTE = "note"
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +24,7 @@ class Label:
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
-    code: str
+    code: Code
     severity: Severity
     message: str
     primary: Label
@@ -48,7 +42,7 @@ class Diagnostic:
 
 
 def error(
-    code: str,
+    code: Code,
     message: str,
     span: Span,
     label: str | None = None,
@@ -63,7 +57,7 @@ def error(
 
 
 def warning(
-    code: str,
+    code: Code,
     message: str,
     span: Span,
     label: str | None = None,
@@ -113,26 +107,3 @@ class Diagnostics:
 
     def __len__(self) -> int:
         return len(self.items)
-
-
-@dataclass(frozen=True, slots=True)
-class CodeInfo:
-    slug: str
-    summary: str
-    severity: Severity
-
-
-CODES: dict[str, CodeInfo] = {}
-
-
-def register_code(slug: str, summary: str, severity: Severity = Severity.ERROR) -> str:
-    """Register a diagnostic code once; returns the slug so modules can keep constants."""
-    existing = CODES.get(slug)
-    if existing is not None and existing.summary != summary:
-        raise ValueError(f"diagnostic code {slug!r} registered twice with different summaries")
-    CODES[slug] = CodeInfo(slug, summary, severity)
-    return slug
-
-
-SYNTAX = register_code("syntax", "the text does not follow the grammar of the language")
-UNREADABLE = register_code("unreadable-file", "a file could not be read or decoded as UTF-8")

@@ -20,7 +20,8 @@ from agentc.grammar import load_parser
 
 from . import ast
 from .build import build_module
-from .diagnostics import SYNTAX, UNREADABLE, Diagnostic, error
+from .codes import Code
+from .diagnostics import Diagnostic, error
 from .source import SourceFile
 from .syntax_errors import recover_all
 
@@ -105,7 +106,7 @@ def _build(tree, source: SourceFile) -> ParseResult:
 
 
 def _failed(source: SourceFile, message: str) -> ParseResult:
-    return ParseResult(None, (error(SYNTAX, message, source.span(0, 0)),), source)
+    return ParseResult(None, (error(Code.SYNTAX, message, source.span(0, 0)),), source)
 
 
 def parse_file(path: str | Path) -> ParseResult:
@@ -118,7 +119,7 @@ def parse_file(path: str | Path) -> ParseResult:
         reason = exc.strerror or type(exc).__name__
         return ParseResult(
             None,
-            (error(UNREADABLE, f"cannot read `{name}`: {reason.lower()}", source.span(0, 0)),),
+            (error(Code.UNREADABLE, f"cannot read `{name}`: {reason.lower()}", source.span(0, 0)),),
             source,
         )
     try:
@@ -132,7 +133,7 @@ def _undecodable(name: str, data: bytes, exc: UnicodeDecodeError) -> ParseResult
     source = SourceFile(name, data.decode("utf-8", errors="replace"))
     at = len(data[: exc.start].decode("utf-8", errors="replace"))
     diagnostic = error(
-        UNREADABLE,
+        Code.UNREADABLE,
         f"`{name}` is not valid UTF-8",
         source.span(at, at + 1),
         f"byte 0x{data[exc.start]:02x} cannot start a UTF-8 character",

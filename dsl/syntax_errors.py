@@ -25,14 +25,9 @@ from dataclasses import dataclass
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from .diagnostics import SYNTAX, Diagnostic, Label, error, register_code
+from .codes import Code
+from .diagnostics import Diagnostic, Label, error
 from .source import SourceFile
-
-UNCLOSED_BLOCK = register_code("unclosed-block", "a `{`, `[` or `(` is never closed")
-UNTERMINATED_STRING = register_code("unterminated-string", "a string has no closing quote")
-BAD_LITERAL = register_code(
-    "bad-literal", "a number, duration or string escape is not written correctly"
-)
 
 MAX_SYNTAX_ERRORS = 20
 
@@ -292,7 +287,7 @@ def describe(
             return _unexpected_end(stretch, exc, pattern_of)
         return _unexpected_token(stretch, exc, pattern_of)
     at = stretch.base + (exc.pos_in_stream or 0)
-    return error(SYNTAX, "the text does not follow the grammar", _clamped(stretch, at, at + 1))
+    return error(Code.SYNTAX, "the text does not follow the grammar", _clamped(stretch, at, at + 1))
 
 
 def _unterminated_long_string(stretch: Stretch) -> int | None:
@@ -318,7 +313,7 @@ def _unexpected_character(stretch: Stretch, exc: UnexpectedCharacters) -> Diagno
     char = text[at] if at < len(text) else ""
     shown = char if char.isprintable() and not char.isspace() else repr(char)[1:-1]
     return error(
-        SYNTAX,
+        Code.SYNTAX,
         f"unexpected character `{shown}`",
         _clamped(stretch, at, at + 1),
         "not part of the language here",
@@ -333,14 +328,14 @@ def _unterminated_string(stretch: Stretch, at: int) -> Diagnostic:
     end = min(stretch.stop, line_end if line_end != -1 else len(text))
     if triple:
         return error(
-            UNTERMINATED_STRING,
+            Code.UNTERMINATED_STRING,
             "unterminated triple-quoted string",
             _clamped(stretch, start, end),
             'no closing `"""` after this',
             help='close the text with `"""`',
         )
     return error(
-        UNTERMINATED_STRING,
+        Code.UNTERMINATED_STRING,
         "unterminated string",
         _clamped(stretch, start, end),
         'this string has no closing `"`',
@@ -359,7 +354,7 @@ def _unexpected_end(
     message = "unexpected end of file"
     if words and len(words) <= 4:
         message += f", expected {_join_or(words)}"
-    return error(SYNTAX, message, here, "the file ends here")
+    return error(Code.SYNTAX, message, here, "the file ends here")
 
 
 def _unclosed(stretch: Stretch, opener: int, here) -> Diagnostic:
@@ -368,7 +363,7 @@ def _unclosed(stretch: Stretch, opener: int, here) -> Diagnostic:
     what = _block_name(stretch.source, opener)
     opened = stretch.source.pos(opener)
     return error(
-        UNCLOSED_BLOCK,
+        Code.UNCLOSED_BLOCK,
         f"expected `{closer}` to close the {what} opened at {opened.line}:{opened.col}",
         here,
         f"expected `{closer}` here",
@@ -420,7 +415,7 @@ def _unexpected_token(
     missing_at = _missing_at(stretch, before.last_end, start, span)
     if str(token.value) in _OPENER and not _closes_something(stretch.source.text, opens, token):
         return error(
-            SYNTAX,
+            Code.SYNTAX,
             f"unmatched `{token.value}`",
             span,
             "nothing is open here to close",
@@ -429,7 +424,7 @@ def _unexpected_token(
     if prev in _AFTER and atoms & _NAME_OR_VALUE:
         noun = "a type" if words == ["a type"] else _AFTER[prev]
         return error(
-            SYNTAX,
+            Code.SYNTAX,
             f"expected {noun} after `{prev}`",
             missing_at,
             f"found {found}" if missing_at is span else f"expected {noun} here",
@@ -437,7 +432,7 @@ def _unexpected_token(
         )
     if str(token.value) == "=" and ":" in atoms:
         return error(
-            SYNTAX,
+            Code.SYNTAX,
             "unexpected `=`: a key and its value are separated by `:`",
             span,
             "expected `:` here",
@@ -445,7 +440,7 @@ def _unexpected_token(
         )
     if words and len(words) <= 4:
         return error(
-            SYNTAX,
+            Code.SYNTAX,
             f"expected {_join_or(words)}, found {found}",
             missing_at,
             f"expected {_join_or(words)}" + ("" if missing_at is span else " here"),
@@ -453,7 +448,7 @@ def _unexpected_token(
         )
     where = f" in the {_block_name(stretch.source, opens[-1])}" if opens else ""
     notes = (f"expected one of: {', '.join(words[:12])}",) if words else ()
-    return error(SYNTAX, f"unexpected {found}{where}", span, "not expected here", notes=notes)
+    return error(Code.SYNTAX, f"unexpected {found}{where}", span, "not expected here", notes=notes)
 
 
 def _missing_at(stretch: Stretch, last_end: int, start: int, span):
@@ -484,7 +479,7 @@ def _open_map_label(stretch: Stretch, opens: tuple[int, ...], start: int) -> lis
 def bad_number(span, text: str) -> Diagnostic:
     """`30x`: digits followed by letters that are not a duration unit."""
     return error(
-        BAD_LITERAL,
+        Code.BAD_LITERAL,
         f"`{text}` is not a number or a duration",
         span,
         "not a number or a duration",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentc.runtime.checkpoint import Checkpointer, MemoryCheckpointer
+from agentc.runtime.compiled import CompiledGraph, StateSnapshot, checkpointer_for, compile
 from agentc.runtime.context import interrupt
 from agentc.runtime.errors import (
     AgentcRuntimeError,
@@ -27,7 +28,6 @@ from agentc.runtime.errors import (
     StoreRequiredError,
     UnknownStoredTypeError,
 )
-from agentc.runtime.compiled import CompiledGraph, StateSnapshot, checkpointer_for, compile
 from agentc.runtime.store import InMemoryStore, Item, SqliteStore, Store, StoreError, open_store
 from agentc.runtime.types import (
     Command,

@@ -29,8 +29,8 @@ from langchain_core.messages import AIMessage  # noqa: E402
 from langchain_core.tools import tool  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
-from agentc.compiler.structure import GraphView  # noqa: E402
 from agentc.compiler.pipeline import compile_source  # noqa: E402
+from agentc.compiler.structure import GraphView  # noqa: E402
 
 
 class FakeModel(GenericFakeChatModel):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from agentc.dsl.build import dedent
-from agentc.dsl.diagnostics import CODES
+from agentc.dsl.codes import Code
 from agentc.dsl.parse import parse
 from agentc.dsl.syntax_errors import SOFT_KEYWORDS
 from agentc.grammar import GRAMMAR_PATH
@@ -140,7 +140,7 @@ def test_messages_never_name_lark_tokens():
 
 def test_all_codes_are_registered():
     for code in ("syntax", "unclosed-block", "unterminated-string", "bad-literal"):
-        assert code in CODES
+        assert Code(code).summary
 
 
 def test_soft_keywords_match_the_grammar():
