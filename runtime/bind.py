@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from agentc import ir
 from agentc.runtime.channels import MISSING, Channel, ReducerChannel
@@ -100,6 +100,9 @@ class BoundGraph:
         return {m.spec.name: m.make() for m in self.channels}
 
 
+T = TypeVar("T")
+
+
 class Env:
     """The `BindEnv` factories get: imports refs, compiles sibling graphs on demand."""
 
@@ -110,6 +113,14 @@ class Env:
         self.base_dir = base_dir
         self._compile = compile_graph
         self._graphs: dict[str, Any] = {}
+        self._shared: dict[tuple[str, str], Any] = {}
+
+    def shared(self, slot: Slot[T], graph: str, make: Callable[[], T]) -> T:
+        key = (slot.name, graph)
+        if key not in self._shared:
+            self._shared[key] = make()
+        value: T = self._shared[key]
+        return value
 
     def load(self, ref: ir.ImportRef) -> Any:
         try:

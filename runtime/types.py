@@ -21,9 +21,15 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from agentc import ir
+    from agentc.runtime.compiled import CompiledGraph
+    from agentc.runtime.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 def factory(fn: F) -> F:
@@ -68,31 +74,57 @@ class RunConfig:
 
 
 class RunContext(Protocol):
-    """What a node may use besides its state; built by the runtime for each task."""
+    """What a node may use besides its state; built by the runtime for each task
+    (`context.TaskContext` implements it)."""
 
     step: int
     node: str
     config: RunConfig
-    store: Any  # I1: the run's long-term store (`runtime/store.py`), or None; not the checkpointer
+    task_id: str
+    ns: str  # the checkpoint namespace: "" at the top, `node:task_id` inside a subgraph (H3)
+    run_id: str  # one id per invoke/stream call (per-run counters: F8/F9)
+    store: Store | None  # I1: the run's long-term store; not the checkpointer
 
-    def emit(self, mode: str, payload: Any) -> None:
+    def emit(self, mode: str | StreamMode, payload: Any) -> None:
         """Send a stream event (`messages` deltas, `custom` values) to stream readers."""
+        ...
 
     def interrupt(self, value: Any, response_schema: Any = None) -> Any:
         """Pause the run with `value`; on resume return the answer (D4, D5)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Slot(Generic[T]):
+    """A per-program cache slot, declared by the layer that fills it (the agent's bound
+    middleware, its MCP toolset): `env.shared(SLOT, graph.name, make)` builds the value once
+    per graph of a bound program, so every node of that graph shares it."""
+
+    name: str
 
 
 class BindEnv(Protocol):
-    """What a factory may use at bind time."""
+    """What a factory may use at bind time (`bind.Env` implements it)."""
 
-    program: Any  # ir.Program
-    base_dir: str  # directory of the `.agent` file, for file-relative ImportRefs
+    @property
+    def program(self) -> ir.Program: ...
 
-    def load(self, ref: Any) -> Any:
+    @property
+    def base_dir(self) -> str:
+        """The directory of the `.agent` file, for file-relative ImportRefs."""
+        ...
+
+    def load(self, ref: ir.ImportRef) -> Any:
         """Import the object an `ir.ImportRef` names (user modules only at run time)."""
+        ...
 
-    def subgraph(self, name: str) -> Any:
+    def subgraph(self, name: str) -> CompiledGraph:
         """The compiled graph for another graph of the program (agent/subgraph nodes)."""
+        ...
+
+    def shared(self, slot: Slot[T], graph: str, make: Callable[[], T]) -> T:
+        """The value of `slot` for `graph`, made by `make` on first use."""
+        ...
 
 
 class GraphInterrupt(Exception):
@@ -101,9 +133,6 @@ class GraphInterrupt(Exception):
     def __init__(self, interrupts: tuple[Any, ...]) -> None:
         super().__init__(interrupts)
         self.interrupts = interrupts
-
-
-# ---------------------------------------------------------------- added by the runtime (issue 3)
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from ..ir import (
     OutputStrategy,
     ToolSpec,
 )
-from ..runtime.types import Command, GraphInterrupt, RunConfig, Send, StreamMode, factory
+from ..runtime.types import Command, GraphInterrupt, RunConfig, Send, Slot, StreamMode, factory
 from . import routing
 from .messages import (
     REMOVE_ALL_MESSAGES,
@@ -579,7 +579,7 @@ def merged_tools(local: Sequence[Tool], mcp: Sequence[Tool]) -> tuple[Tool, ...]
     return tuple(by_name.values())
 
 
-_MCP_CACHE = "_agentc_mcp_toolsets"
+MCP_TOOLSET: Slot[Any] = Slot("agent MCP toolset")
 
 
 def mcp_toolset(graph: Graph, env: Any) -> Any:
@@ -587,15 +587,9 @@ def mcp_toolset(graph: Graph, env: Any) -> Any:
     agent = agent_of(graph)
     if not agent.mcp_tools:
         return None
-    cache = getattr(env, _MCP_CACHE, None)
-    if cache is None:
-        cache = {}
-        setattr(env, _MCP_CACHE, cache)
-    if graph.name not in cache:
-        from .mcp import McpToolset
+    from .mcp import McpToolset
 
-        cache[graph.name] = McpToolset(agent.mcp_tools)
-    return cache[graph.name]
+    return env.shared(MCP_TOOLSET, graph.name, lambda: McpToolset(agent.mcp_tools))
 
 
 def with_hook(bound: Sequence[BoundMiddleware], *points: HookPoint) -> list[Any]:

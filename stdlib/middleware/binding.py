@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...ir import Graph, HookPoint, ImportRef, MiddlewareSpec
-
-_CACHE_ATTR = "_agentc_middleware"
+from ...runtime.types import Slot
 
 
 class MiddlewareSetupError(ValueError):
@@ -58,6 +57,9 @@ class BindInfo:
         return resolve_model(spec, self.base_dir)
 
 
+BOUND_MIDDLEWARE: Slot[tuple[BoundMiddleware, ...]] = Slot("agent middleware")
+
+
 def resolve_refs(value: Any, env: Any) -> Any:
     """Config values with `{"$import": "module:attr"}` replaced by the objects they name."""
     if isinstance(value, dict):
@@ -88,14 +90,12 @@ def instantiate(spec: MiddlewareSpec, graph: Graph, env: Any) -> Any:
 
 def bound_middleware(graph: Graph, env: Any) -> tuple[BoundMiddleware, ...]:
     """The agent's middleware objects, built on first use and shared afterwards."""
-    cache = getattr(env, _CACHE_ATTR, None)
-    if cache is None:
-        cache = {}
-        setattr(env, _CACHE_ATTR, cache)
-    if graph.name not in cache:
-        specs = graph.agent.middleware if graph.agent is not None else []
-        cache[graph.name] = tuple(BoundMiddleware(s, instantiate(s, graph, env)) for s in specs)
-    return cache[graph.name]
+    specs = graph.agent.middleware if graph.agent is not None else []
+    return env.shared(
+        BOUND_MIDDLEWARE,
+        graph.name,
+        lambda: tuple(BoundMiddleware(s, instantiate(s, graph, env)) for s in specs),
+    )
 
 
 def middleware_of(compiled: Any, name: str) -> Any:

@@ -16,6 +16,12 @@ class FakeEnv:
     program: Any
     base_dir: str = "."
     objects: dict[str, Any] = field(default_factory=dict)
+    memo: dict[tuple[str, str], Any] = field(default_factory=dict)
+
+    def shared(self, slot: Any, graph: str, make: Any) -> Any:
+        if (slot.name, graph) not in self.memo:
+            self.memo[slot.name, graph] = make()
+        return self.memo[slot.name, graph]
 
     def load(self, ref: ir.ImportRef) -> Any:
         if ref.key in self.objects:
