@@ -143,7 +143,7 @@ def _read_entry(entry: Path) -> Any:
         return None
     if any(_file_hash(Path(p)) != h for p, h in data.get("deps", {}).items()):
         return None
-    from agentc import ir
+    import agentc.ir as ir
 
     try:
         return ir.Program.model_validate(data["program"])
@@ -175,7 +175,7 @@ def bind(
 ) -> Any:
     """The graph compiled; its own `checkpoint …` and `store …` statements apply unless a
     checkpointer / long-term store (I1) is given."""
-    from agentc import runtime
+    import agentc.runtime as runtime
 
     graph = program.graph(name)
     if checkpointer is None:

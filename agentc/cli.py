@@ -12,7 +12,7 @@ import gc
 import importlib
 import sys
 
-from . import __version__
+from .version import __version__
 
 # name → (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {

@@ -260,7 +260,8 @@ def bind(
     thread: str | None,
     source: Callable[..., Any] | None = None,
 ) -> tuple[Any, Any]:
-    from agentc import ir, runtime
+    import agentc.ir as ir
+    import agentc.runtime as runtime
 
     spec = graph.checkpoint
     if spec.kind is ir.CheckpointKind.NONE and spec.span is None:
@@ -461,7 +462,7 @@ class Transcript:
     def ask(self, interrupts: list[Any]) -> Any:
         """D10: a review pause lists its calls; the answer comes from --decisions, else
         the terminal (approve / edit / reject / respond per call)."""
-        from agentc import terminal_review
+        import agentc.terminal_review as terminal_review
 
         if self.decisions is not None:
             for i in interrupts:

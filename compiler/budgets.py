@@ -25,7 +25,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 
-from .. import ir
+import agentc.ir as ir
+
 from ..dsl import ast
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error

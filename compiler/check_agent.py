@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .. import ir
+import agentc.ir as ir
+
 from ..dsl import ast
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, Label, error

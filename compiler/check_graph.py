@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .. import ir
+import agentc.ir as ir
+
 from ..dsl import ast
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, Label, error

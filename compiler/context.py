@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .. import ir
+import agentc.ir as ir
+
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic
 from .decls import DeclInfo, read_decl, span_ir

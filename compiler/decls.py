@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import ir
+import agentc.ir as ir
+
 from ..dsl import ast
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error

@@ -23,7 +23,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from .. import ir
+import agentc.ir as ir
+
 from ..dsl import ast
 from .budgets import budget_middleware
 from .check_agent import AGENT_CHANNELS

@@ -8,7 +8,8 @@ LangGraph's default recursion limit), checkpoint (default none).
 
 from __future__ import annotations
 
-from .. import ir
+import agentc.ir as ir
+
 from ..dsl import ast
 from .context import Ctx, python_import
 from .decls import span_ir

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .. import ir
+import agentc.ir as ir
+
 from ..dsl import ast
 from .context import Ctx, python_import
 from .decls import span_ir

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from .. import ir
+import agentc.ir as ir
+
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, Diagnostics, error
 from ..dsl.source import SourceFile

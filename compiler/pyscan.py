@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import ir
+import agentc.ir as ir
 
 HOOK_DECORATORS = {p.value for p in ir.HookPoint}
 MIDDLEWARE_METHODS = {p.value: p for p in ir.HookPoint if p is not ir.HookPoint.DYNAMIC_PROMPT}

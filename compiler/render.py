@@ -18,7 +18,7 @@ import html
 import shutil
 from dataclasses import dataclass
 
-from .. import ir
+import agentc.ir as ir
 
 DOT_PACKAGE_HINT = (
     "install Graphviz's `dot` program (Debian/Ubuntu: `apt-get install "

@@ -50,7 +50,8 @@ def prelude_unit() -> FileUnit:
     agentc (dsl/astjson.py): loading the JSON costs a fraction of parsing the text, and
     every `agentc check` pays for the prelude.
     """
-    from .. import __version__
+    from agentc.version import __version__
+
     from ..dsl.astjson import cached_parse
 
     text = stdlib_file("prelude.agent").read_text(encoding="utf-8")

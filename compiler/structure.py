@@ -25,7 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .. import ir
+import agentc.ir as ir
+
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error, warning
 from ..dsl.source import Pos, Span

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from .. import ir
+import agentc.ir as ir
 
 AGENT_IMPL = "agentc.stdlib.agent"
 ADD_MESSAGES = ir.ImportRef(module="agentc.stdlib.messages", attr="add_messages")

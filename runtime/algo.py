@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentc import ir
+import agentc.ir as ir
 from agentc.runtime.channels import MISSING, Channel
 from agentc.runtime.errors import GraphStructureError, InvalidUpdateError
 from agentc.runtime.types import Command, CommandGraph, Send

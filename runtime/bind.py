@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from agentc import ir
+import agentc.ir as ir
 from agentc.runtime.channels import MISSING, Channel, ReducerChannel
 from agentc.runtime.errors import BindError
 

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from agentc import ir
+import agentc.ir as ir
 from agentc.runtime.algo import ParentCommand, Task, normalize
 from agentc.runtime.bind import BoundGraph, Env, bind_graph
 from agentc.runtime.checkpoint import Checkpoint, Checkpointer, CheckpointSource, MemoryCheckpointer

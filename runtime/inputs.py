@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from agentc import ir
+import agentc.ir as ir
 from agentc.runtime.algo import INPUT_WRITER, Task, TaskResult, normalize
 from agentc.runtime.checkpoint import CheckpointSource, WriteKind
 from agentc.runtime.errors import (

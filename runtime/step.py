@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentc import ir
+import agentc.ir as ir
 from agentc.runtime.algo import ParentCommand, Task, TaskResult, normalize
 from agentc.runtime.bind import BoundGraph, BoundNode, SyncCost
 from agentc.runtime.channels import MISSING

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from agentc import ir
+    import agentc.ir as ir
     from agentc.runtime.compiled import CompiledGraph
     from agentc.runtime.store import Store
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from agentc import ir
+import agentc.ir as ir
 
 from .base import (
     DEFAULT_SQLITE_PATH,
