@@ -198,17 +198,19 @@ def bench_loops(ns: list[int]) -> None:
         steps = 2 * n + 1
         lg, ac = lg_loop(n), ac_loop(n)
         t_lg = best(
-            lambda: lg.ainvoke({"messages": ["hi"], "k": 0}, {"recursion_limit": 2 * n + 10})
+            lambda lg=lg, n=n: lg.ainvoke(
+                {"messages": ["hi"], "k": 0}, {"recursion_limit": 2 * n + 10}
+            )
         )
-        t_ac = best(lambda: ac.ainvoke({"messages": ["hi"]}))
+        t_ac = best(lambda ac=ac: ac.ainvoke({"messages": ["hi"]}))
         row(f"loop N={n}: per step", t_lg / steps * 1e3, t_ac / steps * 1e3, "ms")
 
 
 def bench_fan(ks: list[int]) -> None:
     for k in ks:
         lg, ac = lg_fan(k), ac_fan(k)
-        t_lg = best(lambda: lg.ainvoke({"k": k, "out": []}), 5)
-        t_ac = best(lambda: ac.ainvoke({"k": k}), 5)
+        t_lg = best(lambda lg=lg, k=k: lg.ainvoke({"k": k, "out": []}), 5)
+        t_ac = best(lambda ac=ac, k=k: ac.ainvoke({"k": k}), 5)
         row(f"fan-out K={k}: per run", t_lg * 1e3, t_ac * 1e3, "ms")
 
 
@@ -311,7 +313,7 @@ def main() -> None:
         max(len(r[i]) for r in ROWS + [("workload", "LangGraph", "agentc", "ratio")])
         for i in range(4)
     ]
-    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"  # noqa: E731
+    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |"  # noqa: E731
     print()
     print(line(("workload", "LangGraph", "agentc", "ratio (LangGraph/agentc)")))
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")

@@ -207,7 +207,7 @@ def lc_output(out: Output | None) -> Any:
     from langchain.agents.structured_output import ProviderStrategy, ToolStrategy
 
     schemas = [getattr(toolkit, s) for s in out.schemas]
-    schema = schemas[0] if len(schemas) == 1 else Union[tuple(schemas)]
+    schema = schemas[0] if len(schemas) == 1 else Union[tuple(schemas)]  # noqa: UP007 (a runtime union of classes)
     if out.strategy == "tool":
         return ToolStrategy(
             schema, handle_errors=out.handle_errors, tool_message_content=out.tool_message_content

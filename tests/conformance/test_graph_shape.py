@@ -110,7 +110,10 @@ class Audit(AgentMiddleware):
 
 
 TOOLS_PY = '''
-from langchain.agents.middleware import AgentMiddleware, after_agent, after_model, before_agent, before_model, hook_config, wrap_model_call, wrap_tool_call
+from langchain.agents.middleware import (
+    AgentMiddleware, after_agent, after_model, before_agent, before_model, hook_config,
+    wrap_model_call, wrap_tool_call,
+)
 from langchain_core.tools import tool
 from pydantic import BaseModel
 
