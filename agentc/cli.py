@@ -1,8 +1,9 @@
 """The `agentc` command line: one module per subcommand, dispatched from here.
 
-Each subcommand module exposes `add_arguments(parser)` and `run(args) -> int` and is
-imported only when chosen, so `agentc check` never pays for the runtime's imports.
-Exit codes: 0 clean, 1 errors in the user's files or the run, 2 usage or unreadable input.
+Input: the command line (`argv`, else `sys.argv`). Output: the exit code of the chosen
+command: 0 clean, 1 errors in the user's files or the run, 2 usage or unreadable input.
+Invariants: each subcommand module exposes `add_arguments(parser)` and `run(args) -> int`
+and is imported only when chosen, so `agentc check` never pays for the runtime's imports.
 """
 
 from __future__ import annotations

@@ -1,9 +1,13 @@
 """`agentc explain FILE` / `agentc explain --diff OLD NEW`: the decision map of an agent.
 
 For every seat of seed 000: the question, who holds it in this agent, and the line of the
-`.agent` file that makes it so (agentc/explain.py). `--diff` lists the seats whose holder
+`.agent` file that makes it so (agentc/review/). `--diff` lists the seats whose holder
 moved, then those whose answer changed, between two versions of a file; `--exit-code`
 makes a moved holder exit 1 (for CI). Exit codes as in cli.py.
+
+Input: one `.agent` file, or `--diff OLD NEW`. Output: the decision map (text, Markdown or
+JSON) or its diff on stdout. Invariants: OLD's graph is matched to NEW's by name, so a
+renamed agent is still compared with itself; nothing is run.
 """
 
 from __future__ import annotations
@@ -48,24 +52,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_one(args: argparse.Namespace) -> int:
-    from . import explain
+    from . import review
     from .cmd_graph import load_graph
 
     graph, code = load_graph(args.files[0], args.agent)
     if graph is None:
         return code
-    dmap = explain.decision_map(graph)
+    dmap = review.decision_map(graph)
     if args.format == "json":
-        print(json.dumps(explain.to_json(dmap), indent=2, ensure_ascii=False))
+        print(json.dumps(review.to_json(dmap), indent=2, ensure_ascii=False))
     elif args.format == "markdown":
-        sys.stdout.write(explain.render_markdown(dmap))
+        sys.stdout.write(review.render_markdown(dmap))
     else:
-        sys.stdout.write(explain.render_text(dmap))
+        sys.stdout.write(review.render_text(dmap))
     return 0
 
 
 def _run_diff(args: argparse.Namespace) -> int:
-    from . import explain
+    from . import review
     from .cmd_graph import load_graph
 
     old_path, new_path = args.diff
@@ -75,12 +79,12 @@ def _run_diff(args: argparse.Namespace) -> int:
     old_graph, code = _old_graph(old_path, args.agent, new_graph.name)
     if old_graph is None:
         return code
-    old, new = explain.decision_map(old_graph), explain.decision_map(new_graph)
-    changes = explain.diff(old, new)
+    old, new = review.decision_map(old_graph), review.decision_map(new_graph)
+    changes = review.diff(old, new)
     if args.format == "json":
-        print(json.dumps(explain.diff_json(old, new, changes), indent=2, ensure_ascii=False))
+        print(json.dumps(review.diff_json(old, new, changes), indent=2, ensure_ascii=False))
     else:
-        sys.stdout.write(explain.render_diff(old, new, changes))
+        sys.stdout.write(review.render_diff(old, new, changes))
     return 1 if args.exit_code and any(c.moved for c in changes) else 0
 
 

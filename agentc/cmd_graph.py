@@ -4,6 +4,11 @@ Text formats (mermaid, dot) go to stdout unless `-o` names a file; binary ones (
 and the html page go to `-o`, or to `<graph>.<format>` beside the working directory. SVG,
 PNG and the html page need Graphviz's `dot`; without it the command says which package
 installs it (exit 2) and mermaid/dot text still work. Exit codes as in cli.py.
+
+Input: an `.agent` file and the drawing options. Output: the diagram's bytes on stdout or in
+a file. Invariants: drawings are deterministic (the IR's order); `load_program`,
+`select_graph` and `load_graph` are shared with `agentc explain`, and print why before
+returning None.
 """
 
 from __future__ import annotations
@@ -118,7 +123,7 @@ def draw(graph: ir.Graph, fmt: Format, legend: bool = True) -> bytes:
     if fmt is Format.DOT:
         return dot_text.encode("utf-8")
     if fmt is Format.HTML:
-        from .review_html import page
+        from .review.html import page
 
         svg = render.render_dot(dot_text, render.BinaryFormat.SVG).decode("utf-8")
         return page(graph, svg).encode("utf-8")

@@ -1,4 +1,10 @@
-"""`agentc ir FILE`: the compiled IR as JSON (the contract the runtime executes)."""
+"""`agentc ir FILE`: the compiled IR as JSON (the contract the runtime executes).
+
+Input: an `.agent` file, optionally `--graph NAME`. Output: `Program.model_dump_json()` (or
+one graph's) on stdout, exit 0; the diagnostics on stderr and exit 1 when the file does not
+compile or names no such graph; exit 2 when it cannot be read. Invariants: the output is the
+IR's golden form, deterministic for a given file.
+"""
 
 from __future__ import annotations
 

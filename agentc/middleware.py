@@ -1,6 +1,10 @@
 """`from agentc.middleware import before_model, AgentMiddleware, …`: the short import path
-for users' hooks; everything comes from `agentc.stdlib.middleware` (library classes load on
-first use)."""
+for users' hooks.
+
+Input: nothing. Output: the names of `agentc.stdlib.middleware`, re-exported (library
+classes load on first use, through its `__getattr__`). Invariants: nothing is defined here,
+so the two import paths can never disagree.
+"""
 
 from agentc.stdlib.middleware import (
     AgentMiddleware,

@@ -24,7 +24,7 @@ import time
 import httpx
 
 from agentc.stdlib.messages import HumanMessage
-from agentc.stdlib.providers import _http
+from agentc.stdlib.providers import http
 from agentc.stdlib.providers.base import ModelRequest
 from agentc.stdlib.providers.registry import model_spec, resolve_model
 
@@ -124,7 +124,7 @@ async def concurrent(url: str, control: Control, n: int, tokens: int) -> str:
     elapsed = time.perf_counter() - started
     errors = [r for r in results if isinstance(r, BaseException)]
     short = [r for r in results if not isinstance(r, BaseException) and r[2] != tokens]
-    clients = {k for k in _http._pool() if k[:2] == ("client", "openai")}
+    clients = {k for k in http._pool() if k[:2] == ("client", "openai")}
     return (
         f"{n} concurrent streams x {tokens} tokens: {elapsed:.2f} s, "
         f"{len(errors)} errors, {len(short)} incomplete, {len(clients)} pooled openai client(s)"
@@ -157,7 +157,7 @@ async def main_async(url: str, runs: int, tokens: int) -> None:
         )
     control.reset()
     print(await concurrent(url, control, 100, 50))
-    await _http.close_clients()
+    await http.close_clients()
 
 
 def main() -> None:

@@ -30,7 +30,7 @@ import agentc.ir as ir
 from ..dsl import ast
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error
-from .decls import span_ir
+from .decls import DeclInfo, span_ir
 from .suggest import did_you_mean
 from .typecheck import describe, to_json
 
@@ -107,6 +107,7 @@ def _check_amount(key: str, kind: Budget, value: ast.Expr) -> Iterator[Diagnosti
             )
             return
         amount = _number(value)
+        assert amount is not None  # an int, or minus one
     else:
         amount = _number(value)
         if amount is None:
@@ -209,15 +210,15 @@ def asks(entries: list[ast.MapEntry]) -> ast.MapEntry | None:
     )
 
 
-def budget_middleware(stmt: ast.LimitsStmt | None, decl) -> ir.MiddlewareSpec | None:
+def budget_middleware(stmt: ast.LimitsStmt | None, decl: DeclInfo) -> ir.MiddlewareSpec | None:
     """The `budgets` middleware the budget keys of `stmt` stand for (None: no budget).
 
     `decl` is the prelude's `budgets` DeclInfo: its defaults fill the settings not given."""
     entries = budget_entries(stmt)
-    if not any(e.key.text in AMOUNTS for e in entries):
+    if stmt is None or not any(e.key.text in AMOUNTS for e in entries):
         return None
-    config = {name: to_json(p.default) for name, p in decl.params.items()}
-    spans = {}
+    config = {name: p.default_json() for name, p in decl.params.items()}
+    spans: dict[str, ir.SourceSpan] = {}
     for e in entries:
         param = PARAM_OF[e.key.text]
         config[param] = to_json(e.value)

@@ -1,8 +1,11 @@
 """What the checker and the lowering share about one file: names, declarations, values.
 
 Input: a `FileUnit`. Output: `Ctx`, with the file's type scope, declaration facts
-(`decl_info`, read once per declaration and cached; the prelude's once per process), the
-`ValueEnv` used to check and convert values, and the `ImportRef` of a Python target.
+(`decl_info`, read once per declaration and cached; the prelude's once per process), each
+block's settings (`agent_settings`, `graph_settings`: read once per block, settings.py),
+the `ValueEnv` used to check and convert values, and the `ImportRef` of a Python target.
+Invariant: one `Ctx` per file and compile, shared by check and lower, so what it
+caches (declarations, settings) is read once.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from .decls import DeclInfo, read_decl, span_ir
 from .models import resolve_model
 from .paths import PRELUDE_NAME
 from .resolve import MISSING, PyTarget, prelude_unit, python_ref
+from .settings import AgentSettings, GraphSettings, agent_settings, graph_settings
 from .symbols import FileUnit, Symbol, SymbolKind
 from .typecheck import ValueEnv
 from .types import TypeScope
@@ -30,10 +34,10 @@ def prelude_decls() -> dict[str, DeclInfo]:
     unit = prelude_unit()
     scope = TypeScope(frozenset())
     problems: list[Diagnostic] = []
-    infos = {
+    infos = {  # every middleware, router and template of the prelude
         s.name: read_decl(s.decl, scope, problems.append)
         for s in unit.symbols.values()
-        if s.kind in (SymbolKind.MIDDLEWARE, SymbolKind.ROUTER, SymbolKind.TEMPLATE)
+        if isinstance(s.decl, ast.DeclareDecl)
     }
     if problems:
         raise RuntimeError(
@@ -56,6 +60,9 @@ class Ctx:
     unit: FileUnit
     report: Callable[[Diagnostic], None]
     _decls: dict[tuple[str, str], DeclInfo] = field(default_factory=dict)
+    # id(block) → (block, its settings); the block is kept so its id stays its own
+    _agents: dict[int, tuple[ast.AgentDecl, AgentSettings]] = field(default_factory=dict)
+    _graphs: dict[int, tuple[ast.GraphDecl, GraphSettings]] = field(default_factory=dict)
 
     @property
     def scope(self) -> TypeScope:
@@ -70,8 +77,19 @@ class Ctx:
             return prelude_decls()[sym.name]
         key = (sym.span.file, sym.name)
         if key not in self._decls:
+            assert isinstance(sym.decl, ast.DeclareDecl), sym
             self._decls[key] = read_decl(sym.decl, self.scope, report or (lambda d: None))
         return self._decls[key]
+
+    def agent_settings(self, agent: ast.AgentDecl) -> AgentSettings:
+        if id(agent) not in self._agents:
+            self._agents[id(agent)] = (agent, agent_settings(agent))
+        return self._agents[id(agent)][1]
+
+    def graph_settings(self, graph: ast.GraphDecl) -> GraphSettings:
+        if id(graph) not in self._graphs:
+            self._graphs[id(graph)] = (graph, graph_settings(graph))
+        return self._graphs[id(graph)][1]
 
     def value_env(self, unit: FileUnit | None = None) -> ValueEnv:
         unit = unit or self.unit
@@ -87,7 +105,7 @@ def _check_ref(unit: FileUnit, ref: ast.Ref) -> list[Diagnostic]:
     return [found] if isinstance(found, Diagnostic) else []
 
 
-def _check_model(expr: ast.Expr) -> list[Diagnostic]:
+def _check_model(expr: ast.StringLit) -> list[Diagnostic]:
     found = resolve_model(expr.value, expr.span)
     return [found] if isinstance(found, Diagnostic) else []
 

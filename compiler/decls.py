@@ -8,9 +8,10 @@ Invariant: the declaration's Python is never imported; only the attribute map is
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import agentc.ir as ir
 
@@ -19,7 +20,11 @@ from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error
 from .pyscan import Visibility
 from .suggest import did_you_mean
+from .typecheck import to_json
 from .types import Ty, TypeScope, resolve_type
+
+Report = Callable[[Diagnostic], None]
+_E = TypeVar("_E", bound=enum.Enum)
 
 KNOWN_ATTRS = (
     "hooks",
@@ -45,6 +50,11 @@ class ParamInfo:
     @property
     def required(self) -> bool:
         return self.default is None
+
+    def default_json(self) -> Any:
+        """The declared default as JSON, for a parameter not given (checked: it has one)."""
+        assert self.default is not None, self.name
+        return to_json(self.default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +105,7 @@ def import_ref(text: str, span: ast.Span, is_file: bool = False) -> ir.ImportRef
     return ir.ImportRef(module=module, attr=attr, is_file=is_file, span=span_ir(span))
 
 
-def read_decl(
-    decl: ast.DeclareDecl, scope: TypeScope, report: Callable[[Diagnostic], None]
-) -> DeclInfo:
+def read_decl(decl: ast.DeclareDecl, scope: TypeScope, report: Report) -> DeclInfo:
     params = {
         p.name.text: ParamInfo(
             p.name.text,
@@ -128,7 +136,7 @@ def read_decl(
     )
 
 
-def _read_attrs(attrs: ast.MapLit | None, report) -> dict[str, Any]:
+def _read_attrs(attrs: ast.MapLit | None, report: Report) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for entry in attrs.entries if attrs else ():
         key = entry.key.text
@@ -150,7 +158,7 @@ def _read_attrs(attrs: ast.MapLit | None, report) -> dict[str, Any]:
     return out
 
 
-def _words(expr: ast.Expr, report) -> tuple[str, ...] | None:
+def _words(expr: ast.Expr, report: Report) -> tuple[str, ...] | None:
     if not isinstance(expr, ast.ListLit):
         report(error(Code.BAD_DECLARATION, "expected a list of names", expr.span, "not a list"))
         return None
@@ -165,11 +173,12 @@ def _words(expr: ast.Expr, report) -> tuple[str, ...] | None:
     return tuple(words)
 
 
-def _enum_words(enum_cls, what: str):
-    def read(expr: ast.Expr, report):
+def _enum_words(enum_cls: type[_E], what: str) -> Callable[[ast.Expr, Report], tuple[_E, ...]]:
+    def read(expr: ast.Expr, report: Report) -> tuple[_E, ...]:
         words = _words(expr, report) or ()
-        out = []
-        for word, item in zip(words, getattr(expr, "items", ())):
+        out: list[_E] = []
+        # strict=False: `_words` leaves out items that are not names (reported there)
+        for word, item in zip(words, getattr(expr, "items", ()), strict=False):
             try:
                 out.append(enum_cls(word))
             except ValueError:
@@ -191,21 +200,22 @@ _read_hooks = _enum_words(ir.HookPoint, "hook point")
 _read_jump_targets = _enum_words(ir.JumpTarget, "jump target")
 
 
-def _read_jumps(expr: ast.Expr, report):
+def _read_jumps(
+    expr: ast.Expr, report: Report
+) -> dict[ir.HookPoint, tuple[ir.JumpTarget, ...]] | None:
     if not isinstance(expr, ast.MapLit):
         report(error(Code.BAD_DECLARATION, "expected a map of hook point → targets", expr.span))
         return None
-    out = {}
+    out: dict[ir.HookPoint, tuple[ir.JumpTarget, ...]] = {}
     for entry in expr.entries:
-        point = _read_hooks(
-            ast.ListLit((ast.Ref((entry.key,), entry.key.span),), entry.key.span), report
-        )
+        word = ast.Ref(parts=(entry.key,), span=entry.key.span)
+        point = _read_hooks(ast.ListLit(items=(word,), span=entry.key.span), report)
         if point:
             out[point[0]] = _read_jump_targets(entry.value, report)
     return out
 
 
-def _read_state(expr: ast.Expr, report):
+def _read_state(expr: ast.Expr, report: Report) -> tuple[StateDecl, ...] | None:
     if not isinstance(expr, ast.MapLit):
         report(error(Code.BAD_DECLARATION, "expected a map of channel → type", expr.span))
         return None
@@ -215,7 +225,7 @@ def _read_state(expr: ast.Expr, report):
 VISIBILITIES = tuple(v.value for v in Visibility)
 
 
-def _state_entry(entry: ast.MapEntry, report) -> StateDecl | None:
+def _state_entry(entry: ast.MapEntry, report: Report) -> StateDecl | None:
     """A channel's type text, and who sees it: `public` (input and output, the default),
     `private` (LangChain's PrivateStateAttr), `output_only` (OmitFromInput) or
     `input_only` (OmitFromOutput)."""
@@ -245,7 +255,7 @@ def _state_entry(entry: ast.MapEntry, report) -> StateDecl | None:
     ty = fields.get("type")
     vis = fields.get("visibility")
     vis_text = vis.value if isinstance(vis, ast.StringLit) else "public"
-    if vis_text not in VISIBILITIES:
+    if isinstance(vis, ast.StringLit) and vis_text not in VISIBILITIES:
         report(
             error(
                 Code.BAD_DECLARATION,
@@ -261,14 +271,14 @@ def _state_entry(entry: ast.MapEntry, report) -> StateDecl | None:
     )
 
 
-def _read_bool(expr: ast.Expr, report):
+def _read_bool(expr: ast.Expr, report: Report) -> bool | None:
     if isinstance(expr, ast.BoolLit):
         return expr.value
     report(error(Code.BAD_DECLARATION, "expected true or false", expr.span))
     return None
 
 
-def _read_checkpointer(expr: ast.Expr, report):
+def _read_checkpointer(expr: ast.Expr, report: Report) -> bool | tuple[tuple[str, str], ...] | None:
     """`true`, or `{ param: "value" }`: a checkpointer is needed when param is value."""
     if isinstance(expr, ast.MapLit):
         return tuple(
@@ -277,14 +287,14 @@ def _read_checkpointer(expr: ast.Expr, report):
     return _read_bool(expr, report)
 
 
-def _read_str(expr: ast.Expr, report):
+def _read_str(expr: ast.Expr, report: Report) -> str | None:
     if isinstance(expr, ast.StringLit):
         return expr.value
     report(error(Code.BAD_DECLARATION, "expected a string", expr.span))
     return None
 
 
-_ATTR_READERS = {
+_ATTR_READERS: dict[str, Callable[[ast.Expr, Report], object]] = {
     "hooks": _read_hooks,
     "jumps": _read_jumps,
     "seats": _words,

@@ -8,6 +8,7 @@ A1: a prefix before the first `:` that is a known provider selects it; the rest 
 A2: otherwise the ordered, case-insensitive name-prefix table infers the provider; a name
 matching nothing (`llama3:8b`: `llama3` is no provider and no prefix matches) is an error
 at check time rather than at the first model call.
+Invariant: the provider table is read once per process; no provider code is imported.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error
 from ..dsl.source import Span
 from .paths import stdlib_file
-from .suggest import _distance, did_you_mean, nearest
+from .suggest import did_you_mean, distance, nearest
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +60,7 @@ def resolve_model(spec: str, span: Span) -> tuple[str, str] | Diagnostic:
     if inferred is not None:
         return inferred, spec
     near = nearest(prefix, table.providers) if sep and prefix.isidentifier() else None
-    if near is not None and _distance(prefix.lower(), near) <= 1:  # a typo, not a name
+    if near is not None and distance(prefix.lower(), near) <= 1:  # a typo, not a name
         return error(
             Code.UNKNOWN_PROVIDER,
             f"unknown model provider `{prefix}`",

@@ -1,5 +1,8 @@
 """Where the stdlib's data files live, found without importing stdlib Python.
 
+Input: a path relative to the stdlib folder, or the parts of an `agentc.…` module name.
+Output: the file on disk (or FileNotFoundError / None). Invariant: nothing is imported.
+
 `agentc.stdlib` ships `prelude.agent` and `data/*.json` as package data. In both regular and
 editable installs the stdlib folder sits beside the compiler's folder (pyproject maps
 `agentc.compiler` → `compiler/` and `agentc.stdlib` → `stdlib/`), so a path relative to this

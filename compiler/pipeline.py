@@ -1,12 +1,14 @@
 """The compiler's passes, in order: the only place that sequences them.
 
-Input: `.agent` text and its file name (or a path). Output: `CompileResult` — the
-`ir.Program` (None when any error was found), every diagnostic in file order, and every
-source file a diagnostic may point into (for renderers).
+Input: `.agent` text and its file name, or a path (read by `dsl.parse.parse_file`: UTF-8
+with an optional BOM; an unreadable file is an `unreadable-file` diagnostic). Output:
+`CompileResult` — the `ir.Program` (None when any error was found), every diagnostic in
+file order, and every source file a diagnostic may point into (for renderers).
 
 Order: parse (syntax errors stop here) → resolve (load used files, symbol tables) → check
 (every local rule, all diagnostics collected) → lower (only without errors) → structural
 graph checks on the IR (reachability, path to END; skipped when local checks failed).
+Invariant: a `Program` is returned only when no diagnostic is an error.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from types import MappingProxyType
 import agentc.ir as ir
 
 from ..dsl.codes import Code
-from ..dsl.diagnostics import Diagnostic, Diagnostics, error
+from ..dsl.diagnostics import Diagnostic, Diagnostics
+from ..dsl.parse import ParseResult, parse, parse_file
 from ..dsl.source import SourceFile
 from .check import check_unit
 from .context import Ctx
@@ -45,30 +48,28 @@ class CompileResult:
 
 
 def compile_file(path: str | Path) -> CompileResult:
+    """Read (UTF-8, a BOM allowed) and compile a file; an unreadable one is a diagnostic."""
     path = Path(path)
-    name = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        source = SourceFile(name, "")
-        d = error(Code.UNREADABLE, f"cannot read `{name}`", source.whole(), str(exc))
-        return CompileResult(None, (d,), MappingProxyType({name: source}))
-    return compile_source(text, name, base_dir=path.resolve().parent)
+    return _compile(parse_file(path), base_dir=path.resolve().parent)
 
 
 def compile_source(
     text: str, filename: str, *, base_dir: str | Path | None = None
 ) -> CompileResult:
-    loader = Loader.new()
-    parsed = loader.parse(text, filename)
+    return _compile(parse(text, filename), base_dir=base_dir)
+
+
+def _compile(parsed: ParseResult, *, base_dir: str | Path | None) -> CompileResult:
+    filename = parsed.source.name
     sources = {filename: parsed.source}
     if parsed.module is None or any(d.is_error for d in parsed.diagnostics):
         return _result(None, list(parsed.diagnostics), sources)
+    loader = Loader.new()
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     root = loader.load_root(parsed.module, parsed.source, base.resolve() / Path(filename).name)
     diagnostics = list(parsed.diagnostics) + loader.diagnostics
     sources.update(loader.sources)
-    if any(d.is_error and d.code == "syntax" for d in loader.diagnostics):
+    if any(d.is_error and d.code is Code.SYNTAX for d in loader.diagnostics):
         return _result(None, diagnostics, sources)
     contexts: dict[str, Ctx] = {}
 
@@ -90,7 +91,8 @@ def compile_source(
 
 def _units(root: FileUnit) -> list[FileUnit]:
     """The root and every `.agent` file it uses, each once, root first."""
-    out, todo, seen = [], [root], set()
+    out: list[FileUnit] = []
+    todo, seen = [root], set()
     while todo:
         unit = todo.pop(0)
         if id(unit) in seen:
@@ -101,7 +103,9 @@ def _units(root: FileUnit) -> list[FileUnit]:
     return out
 
 
-def _result(program, diagnostics: list[Diagnostic], sources: dict) -> CompileResult:
+def _result(
+    program: ir.Program | None, diagnostics: list[Diagnostic], sources: dict[str, SourceFile]
+) -> CompileResult:
     ordered = Diagnostics(_dedupe(diagnostics)).sorted()
     return CompileResult(program, tuple(ordered), MappingProxyType(dict(sources)))
 

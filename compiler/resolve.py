@@ -19,27 +19,25 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from agentc.version import __version__
+
 from ..dsl import ast
+from ..dsl.astjson import cached_parse
 from ..dsl.codes import Code
-from ..dsl.diagnostics import Diagnostic, error
-from ..dsl.source import SourceFile
+from ..dsl.diagnostics import Diagnostic, Label, error
+from ..dsl.parse import ParseResult, parse
+from ..dsl.source import SourceFile, Span
 from . import pyscan
 from .paths import PRELUDE_NAME, stdlib_file
 from .pyscan import PyModule
 from .suggest import did_you_mean
-from .symbols import FileUnit, Symbol, SymbolKind, item_kind, item_name, use_alias
+from .symbols import FileUnit, Symbol, SymbolKind, item_kind, use_alias
 
 MCP_SCHEMES = ("http", "https")  # A10: MCPAdapter accepts a str target only as such a URL
 
 RESERVED = frozenset({"START", "END", "__start__", "__end__"})
 
-Parse = Callable[[str, str], object]  # dsl.parse.parse
-
-
-def _parse_fn() -> Parse:
-    from ..dsl.parse import parse
-
-    return parse
+Parse = Callable[[str, str], ParseResult]  # dsl.parse.parse
 
 
 @lru_cache(maxsize=1)
@@ -50,12 +48,8 @@ def prelude_unit() -> FileUnit:
     agentc (dsl/astjson.py): loading the JSON costs a fraction of parsing the text, and
     every `agentc check` pays for the prelude.
     """
-    from agentc.version import __version__
-
-    from ..dsl.astjson import cached_parse
-
     text = stdlib_file("prelude.agent").read_text(encoding="utf-8")
-    module, source, diagnostics = cached_parse(text, PRELUDE_NAME, __version__, _parse_fn())
+    module, source, diagnostics = cached_parse(text, PRELUDE_NAME, __version__, parse)
     if module is None or any(d.is_error for d in diagnostics):
         first = next(d for d in diagnostics if d.is_error)
         raise RuntimeError(f"the stdlib prelude does not parse: {first.span}: {first.message}")
@@ -77,7 +71,7 @@ class Loader:
 
     @classmethod
     def new(cls, with_prelude: bool = True) -> Loader:
-        return cls([], {}, _parse_fn(), [], {}, with_prelude)
+        return cls([], {}, parse, [], {}, with_prelude)
 
     def report(self, d: Diagnostic) -> None:
         self.diagnostics.append(d)
@@ -240,9 +234,7 @@ def _not_found(use: ast.UseDecl, base_dir: Path) -> Diagnostic:
 def _table(unit: FileUnit, report: Callable[[Diagnostic], None]) -> None:
     """Fill `unit.symbols`; report duplicates and reserved names."""
     for item in unit.module.items:
-        name = item_name(item)
-        text = name.text if name is not None else use_alias(item)
-        span = name.span if name is not None else item.span
+        text, span = _declared_name(item)
         if text in RESERVED:
             report(
                 error(
@@ -264,9 +256,14 @@ def _table(unit: FileUnit, report: Callable[[Diagnostic], None]) -> None:
         unit.symbols[text] = sym
 
 
-def _duplicate(sym: Symbol, earlier: Symbol) -> Diagnostic:
-    from ..dsl.diagnostics import Label
+def _declared_name(item: ast.Item) -> tuple[str, Span]:
+    """The name an item declares, and where: a `use` without `as` names its file."""
+    if isinstance(item, ast.UseDecl):
+        return use_alias(item), item.alias.span if item.alias else item.span
+    return item.name.text, item.name.span
 
+
+def _duplicate(sym: Symbol, earlier: Symbol) -> Diagnostic:
     where = "the stdlib prelude" if earlier.span.file == PRELUDE_NAME else "this file"
     return error(
         Code.DUPLICATE_NAME,
@@ -298,6 +295,16 @@ class PyTarget:
     @property
     def cls(self) -> pyscan.PyClass | None:
         return self.module.classes.get(self.attr)
+
+    @property
+    def tool_name(self) -> str:
+        """B11: the function's name, or the name given to `@tool("name")`."""
+        fn = self.function
+        deco = fn.decorator("tool") if fn else None
+        if deco and deco.args and isinstance(deco.args[0], str):
+            return deco.args[0]
+        named = deco.kwarg("name_or_callable") if deco else None
+        return named if isinstance(named, str) else self.attr
 
 
 class Missing:
@@ -333,6 +340,7 @@ def python_ref(unit: FileUnit, ref: ast.Ref) -> PyTarget | Diagnostic | Missing:
             help=did_you_mean(parts[1], module.all_names),
         )
     use = unit.symbols[parts[0]].decl
+    assert isinstance(use, ast.UseDecl), use
     return PyTarget(unit, parts[0], parts[1], module, use)
 
 
@@ -347,7 +355,10 @@ class GraphTarget:
 
 
 def graph_ref(
-    unit: FileUnit, ref: ast.Ref, kinds=(SymbolKind.AGENT, SymbolKind.GRAPH), what: str = "agent"
+    unit: FileUnit,
+    ref: ast.Ref,
+    kinds: tuple[SymbolKind, ...] = (SymbolKind.AGENT, SymbolKind.GRAPH),
+    what: str = "agent",
 ) -> GraphTarget | Diagnostic | Missing:
     """`calculator` in this file or `shared.calculator` in a used `.agent` file."""
     parts = [p.text for p in ref.parts]
@@ -381,10 +392,11 @@ def graph_ref(
 def declaration(unit: FileUnit, ref: ast.Ref, kind: SymbolKind) -> Symbol | None:
     """A declared middleware/router/template visible here (file, used file, prelude)."""
     parts = [p.text for p in ref.parts]
+    used = unit.agent_files.get(parts[0]) if len(parts) == 2 else None
     if len(parts) == 1:
         sym = unit.lookup(parts[0])
-    elif len(parts) == 2 and unit.agent_files.get(parts[0]) is not None:
-        sym = unit.agent_files[parts[0]].lookup(parts[1])
+    elif used is not None:
+        sym = used.lookup(parts[1])
     else:
         return None
     return sym if sym is not None and sym.kind is kind else None

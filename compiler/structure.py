@@ -16,6 +16,7 @@ Policy for "no path to END" (our judgement, see docs/diagnostics.md):
   subgraph, template hook) and none is a dead end: the run can only stop at the step limit;
 - warning otherwise: a dead end stops the run quietly without reaching END, and a python
   node may still leave by returning `Command(goto=…)`.
+Invariant: the IR is only read.
 """
 
 from __future__ import annotations

@@ -85,12 +85,6 @@ class FileUnit:
         return f"{self.prefix}{name}"
 
 
-def item_name(item: ast.Item) -> ast.Name | None:
-    if isinstance(item, ast.UseDecl):
-        return item.alias
-    return getattr(item, "name", None)
-
-
 def item_kind(item: ast.Item) -> SymbolKind:
     if isinstance(item, ast.SchemaDecl):
         return SymbolKind.SCHEMA

@@ -1,10 +1,11 @@
 """The `agent` template: an agent's settings → the graph create_agent builds (seat A11).
 
 Input: `AgentParts` — the agent's resolved model, tools, structured output, middleware (in
-declaration order), extra state, limits, checkpoint and interrupts, all IR values already.
-Output: an `ir.Graph` of kind AGENT, exactly as `docs/agent-template.md` describes (nodes,
-positions, static edges and branches of langchain 1.4.10's factory.py:1717-1890). Pure: no
-diagnostics (the checker ran first), no I/O. Declared in the prelude as `template agent`.
+declaration order), extra state, limits, checkpoint, interrupts and store, all IR values
+already (settings not written take defaults.py's values). Output: an `ir.Graph` of kind
+AGENT, exactly as `docs/agent-template.md` describes (nodes, positions, static edges and
+branches of langchain 1.4.10's factory.py:1717-1890). Invariant: pure — no diagnostics
+(the checker ran first), no I/O. Declared in the prelude as `template agent`.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from dataclasses import dataclass, field
 
 import agentc.ir as ir
 
+from . import defaults
+
 AGENT_IMPL = "agentc.stdlib.agent"
-ADD_MESSAGES = ir.ImportRef(module="agentc.stdlib.messages", attr="add_messages")
 HOOK_ORDER = (
     ir.HookPoint.BEFORE_AGENT,
     ir.HookPoint.BEFORE_MODEL,
@@ -31,11 +33,10 @@ class AgentParts:
     spec: ir.AgentSpec
     span: ir.SourceSpan
     state: tuple[ir.ChannelSpec, ...] = ()
-    limits: ir.Limits = field(default_factory=lambda: ir.Limits(steps=ir.Bound(value=9999)))
-    checkpoint: ir.CheckpointSpec = field(
-        default_factory=lambda: ir.CheckpointSpec(kind=ir.CheckpointKind.NONE)
-    )
+    limits: ir.Limits = field(default_factory=lambda: defaults.limits(ir.GraphKind.AGENT))
+    checkpoint: ir.CheckpointSpec = field(default_factory=defaults.checkpoint)
     interrupts: tuple[ir.InterruptSpec, ...] = ()
+    store: ir.StoreSpec | None = None  # I1
     doc: str | None = None
 
 
@@ -109,6 +110,7 @@ def lower_agent(parts: AgentParts) -> ir.Graph:
         interrupts=list(parts.interrupts),
         limits=parts.limits,
         checkpoint=parts.checkpoint,
+        store=parts.store,
         agent=spec,
         doc=parts.doc,
         span=span,
@@ -192,46 +194,24 @@ def _jumps(m: ir.MiddlewareSpec, point: ir.HookPoint) -> list[ir.JumpTarget]:
 
 
 def _hook_chains(b: _Builder, pos: Positions) -> None:
-    ba = pos.with_hook[ir.HookPoint.BEFORE_AGENT]
-    for m1, m2 in itertools.pairwise(ba):
-        b.middleware_edge(
-            f"{m1.name}.before_agent",
-            f"{m2.name}.before_agent",
-            _jumps(m1, ir.HookPoint.BEFORE_AGENT),
-        )
-    if ba:
-        b.middleware_edge(
-            f"{ba[-1].name}.before_agent", pos.loop_entry, _jumps(ba[-1], ir.HookPoint.BEFORE_AGENT)
-        )
-    bm = pos.with_hook[ir.HookPoint.BEFORE_MODEL]
-    for m1, m2 in itertools.pairwise(bm):
-        b.middleware_edge(
-            f"{m1.name}.before_model",
-            f"{m2.name}.before_model",
-            _jumps(m1, ir.HookPoint.BEFORE_MODEL),
-        )
-    if bm:
-        b.middleware_edge(
-            f"{bm[-1].name}.before_model", "model", _jumps(bm[-1], ir.HookPoint.BEFORE_MODEL)
-        )
-    am = pos.with_hook[ir.HookPoint.AFTER_MODEL]
-    if am:  # after_model hooks run in reverse declaration order
+    w = pos.with_hook
+    _chain(b, w[ir.HookPoint.BEFORE_AGENT], ir.HookPoint.BEFORE_AGENT, pos.loop_entry)
+    _chain(b, w[ir.HookPoint.BEFORE_MODEL], ir.HookPoint.BEFORE_MODEL, "model")
+    am = w[ir.HookPoint.AFTER_MODEL]
+    if am:  # after_model and after_agent hooks run in reverse declaration order
         b.edge("model", f"{am[-1].name}.after_model")
-        for m1, m2 in zip(reversed(am[1:]), reversed(am[:-1])):
-            b.middleware_edge(
-                f"{m1.name}.after_model",
-                f"{m2.name}.after_model",
-                _jumps(m1, ir.HookPoint.AFTER_MODEL),
-            )
-    aa = pos.with_hook[ir.HookPoint.AFTER_AGENT]
-    for m1, m2 in zip(reversed(aa[1:]), reversed(aa[:-1])):
-        b.middleware_edge(
-            f"{m1.name}.after_agent", f"{m2.name}.after_agent", _jumps(m1, ir.HookPoint.AFTER_AGENT)
-        )
-    if aa:
-        b.middleware_edge(
-            f"{aa[0].name}.after_agent", ir.END, _jumps(aa[0], ir.HookPoint.AFTER_AGENT)
-        )
+    _chain(b, am[::-1], ir.HookPoint.AFTER_MODEL, None)  # the last one is the loop exit
+    _chain(b, w[ir.HookPoint.AFTER_AGENT][::-1], ir.HookPoint.AFTER_AGENT, ir.END)
+
+
+def _chain(
+    b: _Builder, hooks: list[ir.MiddlewareSpec], point: ir.HookPoint, then: str | None
+) -> None:
+    """Each `point` hook node flows into the next, in the order given; the last into `then`."""
+    for m1, m2 in itertools.pairwise(hooks):
+        b.middleware_edge(f"{m1.name}.{point.value}", f"{m2.name}.{point.value}", _jumps(m1, point))
+    if hooks and then is not None:
+        b.middleware_edge(f"{hooks[-1].name}.{point.value}", then, _jumps(hooks[-1], point))
 
 
 def _channels(parts: AgentParts) -> list[ir.ChannelSpec]:
@@ -242,7 +222,7 @@ def _channels(parts: AgentParts) -> list[ir.ChannelSpec]:
             type=ir.TypeSpec(
                 display="messages", json_schema={"type": "array", "items": {"type": "object"}}
             ),
-            reducer=ADD_MESSAGES,
+            reducer=defaults.MESSAGES_REDUCER,
             span=span,
         ),
         ir.ChannelSpec(

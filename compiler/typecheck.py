@@ -29,7 +29,7 @@ class ValueEnv:
     """How values that name things are checked; each returns diagnostics (empty: fine)."""
 
     check_ref: Callable[[ast.Ref], list[Diagnostic]]
-    check_model: Callable[[ast.Expr], list[Diagnostic]]
+    check_model: Callable[[ast.StringLit], list[Diagnostic]]
     ref_json: Callable[[ast.Ref], Any]
 
 

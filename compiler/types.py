@@ -30,6 +30,8 @@ class TyKind(str, enum.Enum):
     SPECIAL = "special"  # model, ref, context_size, duration
 
 
+Report = Callable[[Diagnostic], None]
+
 PRIMS = ("str", "int", "float", "bool", "any", "none")
 SPECIALS = ("model", "ref", "context_size", "duration")
 GENERICS = ("list", "map", "dict")
@@ -62,14 +64,6 @@ class Ty:
     @property
     def is_list(self) -> bool:
         return self.kind is TyKind.LIST or (self.kind is TyKind.PRIM and self.name == "any")
-
-    @property
-    def is_optional(self) -> bool:
-        return (
-            self == NONE
-            or self == ANY
-            or (self.kind is TyKind.UNION and any(a.is_optional for a in self.args))
-        )
 
 
 def _literal_text(value: Any) -> str:
@@ -105,7 +99,7 @@ class TypeScope:
     schemas: frozenset[str]
 
 
-def resolve_type(texpr: ast.TypeExpr, scope: TypeScope, report: Callable[[Diagnostic], None]) -> Ty:
+def resolve_type(texpr: ast.TypeExpr, scope: TypeScope, report: Report) -> Ty:
     if isinstance(texpr, ast.OptionalType):
         return union([resolve_type(texpr.inner, scope, report), NONE])
     if isinstance(texpr, ast.UnionType):
@@ -117,7 +111,7 @@ def resolve_type(texpr: ast.TypeExpr, scope: TypeScope, report: Callable[[Diagno
     return _named(texpr, scope, report)
 
 
-def _generic(texpr: ast.GenericType, scope: TypeScope, report) -> Ty:
+def _generic(texpr: ast.GenericType, scope: TypeScope, report: Report) -> Ty:
     args = [resolve_type(a, scope, report) for a in texpr.args]
     name = texpr.name.text
     want = {"list": 1, "map": 1, "dict": 2}.get(name)
@@ -138,7 +132,7 @@ def _generic(texpr: ast.GenericType, scope: TypeScope, report) -> Ty:
     return Ty(TyKind.MAP, args=(args[-1],))
 
 
-def _named(texpr: ast.NamedType, scope: TypeScope, report) -> Ty:
+def _named(texpr: ast.NamedType, scope: TypeScope, report: Report) -> Ty:
     name = texpr.name.dotted
     if name in PRIMS:
         return prim(name)

@@ -7,9 +7,9 @@ p.model_dump_json()) == p`); no Python callables, only `ImportRef`s that the run
 every element carries the `SourceSpan` of the text that made it (the prelude's spans point
 into `stdlib/prelude.agent`); names are unique within a graph; declaration order is kept.
 
-Lowering conventions (compiler/lower.py): a graph block's `hook before X = python(f)` is a
-PYTHON node `f.before_X` (marked `hook=GraphHook(when=before, node="X")`; its config keeps
-`{"hook": "before", "node": "X"}` for older readers) spliced in front of X;
+Lowering conventions (compiler/lower/graph.py): a graph block's `hook before X = python(f)`
+is a PYTHON node `f.before_X` (marked `hook=GraphHook(when=before, node="X")`) spliced in
+front of X;
 `hook after X` a node `f.after_X` between X and its successors; `before_model`/`after_model`
 hooks without a node apply to every model node, `before_agent`/`after_agent` sit after START
 / before END; `wrap_model_call`/`wrap_tool_call` hooks are listed in the model/tools nodes'

@@ -9,6 +9,7 @@ closures once; the runtime imports stdlib modules only by these references.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import importlib
 import importlib.util
@@ -17,12 +18,17 @@ import operator
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import agentc.ir as ir
 from agentc.runtime.channels import MISSING, Channel, ReducerChannel
 from agentc.runtime.errors import BindError
+from agentc.runtime.inline import SyncPolicy
+from agentc.runtime.types import Slot
+
+if TYPE_CHECKING:
+    from agentc.runtime.compiled import CompiledGraph
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,32 +40,6 @@ class Callee:
     is_async: bool
 
 
-class SyncCost:
-    """How long a sync node's calls take, to decide whether it may run inline on the event
-    loop (saving the thread-pool hop, ~50-150 µs) when it is the lone task of its step.
-
-    A node starts in the pool; after `PROVE` calls of under `CHEAP_NS` each it runs inline;
-    the first inline call over `CHEAP_NS` sends it back to the pool for good, so a node that
-    blocks (I/O, sleeps) holds the loop at most once. Shared by the runs of a graph; the
-    counters are advisory, so unsynchronised updates from worker threads are harmless."""
-
-    __slots__ = ("cheap", "proven", "slow")
-    CHEAP_NS = 50_000  # under the cost of the thread hop it replaces
-    PROVE = 3
-
-    def __init__(self) -> None:
-        self.cheap = False
-        self.proven = 0
-        self.slow = False
-
-    def observe(self, elapsed_ns: int) -> None:
-        if elapsed_ns > self.CHEAP_NS:
-            self.slow, self.cheap = True, False
-        elif not self.slow and not self.cheap:
-            self.proven += 1
-            self.cheap = self.proven >= self.PROVE
-
-
 @dataclass(frozen=True, slots=True)
 class BoundNode:
     name: str
@@ -67,7 +47,7 @@ class BoundNode:
     retry: ir.RetryPolicy | None
     timeout_s: float | None
     spec: ir.NodeSpec
-    cost: SyncCost = field(default_factory=SyncCost)  # sync nodes: the inline policy
+    policy: SyncPolicy  # where a sync node's calls run (`inline.py`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,12 +87,15 @@ class Env:
     """The `BindEnv` factories get: imports refs, compiles sibling graphs on demand."""
 
     def __init__(
-        self, program: ir.Program, base_dir: str, compile_graph: Callable[[str], Any]
+        self,
+        program: ir.Program,
+        base_dir: str,
+        compile_graph: Callable[[str], CompiledGraph],
     ) -> None:
         self.program = program
         self.base_dir = base_dir
         self._compile = compile_graph
-        self._graphs: dict[str, Any] = {}
+        self._graphs: dict[str, CompiledGraph] = {}
         self._shared: dict[tuple[str, str], Any] = {}
 
     def shared(self, slot: Slot[T], graph: str, make: Callable[[], T]) -> T:
@@ -142,7 +125,7 @@ class Env:
                 help="check the module path and the name after `:`",
             ) from exc
 
-    def subgraph(self, name: str) -> Any:
+    def subgraph(self, name: str) -> CompiledGraph:
         if name not in self._graphs:
             try:
                 self.program.graph(name)
@@ -171,22 +154,20 @@ def _file_module(base_dir: str, rel: str) -> Any:
     return module
 
 
-def callee(obj: Any, spec: Any, graph: ir.Graph, env: Env) -> Callee:
+def callee(obj: Any, spec: ir.NodeSpec | ir.BranchSpec, graph: ir.Graph, env: Env) -> Callee:
     """A factory is called once with (spec, graph, env); a plain callable is taken as is."""
     if getattr(obj, "__agentc_factory__", False):
         obj = obj(spec, graph, env)
     if not callable(obj):
-        raise BindError(
-            f"`{spec.impl.key if hasattr(spec, 'impl') else spec}` is not callable",
-            span=getattr(spec, "span", None),
-        )
+        ref = spec.impl if isinstance(spec, ir.NodeSpec) else spec.router
+        raise BindError(f"`{ref.key if ref is not None else spec}` is not callable", span=spec.span)
     return Callee(obj, _wants_ctx(obj), _is_async(obj))
 
 
 def _is_async(fn: Any) -> bool:
-    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
-        getattr(fn, "__call__", None)
-    )
+    # an object whose `__call__` is async (not whether it is callable at all)
+    call = getattr(fn, "__call__", None)  # noqa: B004
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(call)
 
 
 def _wants_ctx(fn: Any) -> bool:
@@ -215,25 +196,24 @@ _OPS: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
-def condition(cond: Any, env: Env) -> Callable[[Any], Any]:
+def condition(cond: ir.Condition, env: Env) -> Callable[[Any], Any]:
     """Compile an `ir.Condition` to a function of the state view (once, at bind time)."""
-    kind = cond.kind
-    if kind == "field":
+    if isinstance(cond, ir.FieldCond):
         return _field_getter(cond.name, tuple(cond.path))
-    if kind == "literal":
+    if isinstance(cond, ir.LiteralCond):
         value = cond.value
         return lambda s: value
-    if kind == "compare":
+    if isinstance(cond, ir.CompareCond):
         op, left, right = _OPS[cond.op], condition(cond.left, env), condition(cond.right, env)
         return lambda s: _safe_compare(op, left(s), right(s))
-    if kind == "not":
+    if isinstance(cond, ir.NotCond):
         inner = condition(cond.operand, env)
         return lambda s: not inner(s)
-    if kind == "predicate":
+    if isinstance(cond, ir.PredicateCond):
         fn = env.load(cond.ref)
         return lambda s: fn(s)
     parts = tuple(condition(c, env) for c in cond.operands)
-    if kind == "and":
+    if cond.kind == "and":
         return lambda s: all(p(s) for p in parts)
     return lambda s: any(p(s) for p in parts)  # or
 
@@ -261,10 +241,7 @@ def _safe_compare(op: Callable[[Any, Any], bool], a: Any, b: Any) -> bool:
 
 
 def bind_graph(program: ir.Program, graph: ir.Graph, env: Env) -> BoundGraph:
-    nodes = {
-        n.name: BoundNode(n.name, callee(env.load(n.impl), n, graph, env), n.retry, n.timeout_s, n)
-        for n in graph.nodes
-    }
+    nodes = {n.name: _bind_node(n, graph, env) for n in graph.nodes}
     edges: dict[str, list[str]] = {}
     for e in graph.edges:
         if e.target != ir.END:
@@ -284,6 +261,11 @@ def bind_graph(program: ir.Program, graph: ir.Graph, env: Env) -> BoundGraph:
         ephemeral=frozenset(c.name for c in graph.state if c.ephemeral),
         last_value=frozenset(c.name for c in graph.state if c.reducer is None),
     )
+
+
+def _bind_node(n: ir.NodeSpec, graph: ir.Graph, env: Env) -> BoundNode:
+    c = callee(env.load(n.impl), n, graph, env)
+    return BoundNode(n.name, c, n.retry, n.timeout_s, n, SyncPolicy.of(c.fn))
 
 
 def _bind_branch(b: ir.BranchSpec, graph: ir.Graph, env: Env) -> BoundBranch:
@@ -312,7 +294,5 @@ def _channel_maker(c: ir.ChannelSpec, env: Env) -> ChannelMaker:
 def _fresh(default: Any) -> Any:
     # Defaults are JSON; a mutable one is copied so runs never share it.
     if isinstance(default, (list, dict)):
-        import copy
-
         return copy.deepcopy(default)
     return default

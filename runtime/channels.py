@@ -47,9 +47,6 @@ class Channel:
         self.value = default
         self.dirty = default is not MISSING
 
-    def is_set(self) -> bool:
-        return self.value is not MISSING
-
     def view(self) -> Any:
         """What a node reads: treated as read-only (no copy per step)."""
         return self.value
@@ -138,7 +135,7 @@ class ListView(Sequence):
 
     def __eq__(self, other: Any) -> bool:
         if isinstance(other, (list, tuple, ListView)):
-            return len(other) == self._n and all(a == b for a, b in zip(self, other))
+            return len(other) == self._n and all(a == b for a, b in zip(self, other, strict=True))
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # a list-like value
@@ -218,9 +215,3 @@ class AppendChannel(Channel):
             self.base = list(payload)
             self.value = self.base
         self.dirty, self.reset, self.added = False, False, []
-
-
-def super_take(ch: Channel) -> Delta:
-    if ch.value is MISSING:
-        return (DeltaKind.CLEAR, None)
-    return (DeltaKind.SET, ch.value)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -213,7 +213,7 @@ class CompiledGraph:
         durability: Durability | str | None = None,
         interrupt_before: Iterable[str] | str | None = None,
         interrupt_after: Iterable[str] | str | None = None,
-    ) -> AsyncIterator[Event]:
+    ) -> AsyncGenerator[Event, None]:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue()
         owner = threading.get_ident()
@@ -328,14 +328,14 @@ class CompiledGraph:
         """Every saved state of the thread, newest first."""
         saver = self._loop(config).saver
         thread = config.thread_id
-        ckpts = await saver.io(saver.store.list, thread, "", wait=True)
+        ckpts = await saver.io(saver.live.list, thread, "", wait=True)
         out: list[StateSnapshot] = []
         loop: Loop | None = None
         for ckpt in ckpts:
-            writes = await saver.io(saver.store.writes, thread, "", ckpt.id, wait=True)
+            writes = await saver.io(saver.live.writes, thread, "", ckpt.id, wait=True)
             if loop is None or loop.parent_id != ckpt.parent_id:
                 loop = self._loop(config)
-                chain = await saver.io(saver.store.chain, thread, "", ckpt.id, wait=True)
+                chain = await saver.io(saver.live.chain, thread, "", ckpt.id, wait=True)
             else:  # the next checkpoint on the same branch: replay only its own deltas
                 chain = [ckpt]
                 loop.done, loop.interrupts, loop.resumes = {}, [], {}
@@ -435,7 +435,7 @@ def _thread_loop() -> asyncio.AbstractEventLoop:
     return loop
 
 
-def run_sync(make: Callable[[], Awaitable[T]]) -> T:
+def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run a coroutine to completion from sync code (the one sync adapter)."""
     if _running_loop() is None:
         return _thread_loop().run_until_complete(make())

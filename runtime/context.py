@@ -2,8 +2,15 @@
 
 Input: the task being run and the answers known for this thread. Output: `emit` pushes
 stream events; `interrupt` returns a known answer (validated against a response schema,
-D5) or raises `GraphInterrupt` with a deterministic id. A context variable finds the
-current task, so `agentc.runtime.interrupt(value)` works from plain functions and tools.
+D5) or raises `GraphInterrupt` with a deterministic id.
+
+How code finds its task: it is handed it. A node or router written `fn(state, ctx)` gets
+it as `ctx`, a tool as `ToolRuntime.context`, a middleware hook as `runtime.task`. Code
+that is handed none (a plain function or tool body calling `agentc.runtime.interrupt()`, as
+in LangGraph) finds it through `current()`, which reads the one context variable of the
+runtime. The step runner sets it around each node and router call, in whichever thread
+runs the call (`enter` / `leave`); a sync tool body in the pool sees it because
+`asyncio.to_thread` copies the context. There is no other ambient channel.
 """
 
 from __future__ import annotations
@@ -11,13 +18,19 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Callable
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, is_typeddict
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from agentc.runtime.errors import AgentcRuntimeError, ResumeValidationError
 from agentc.runtime.events import CustomEvent, MessagesEvent
 from agentc.runtime.types import GraphInterrupt, Interrupt, RunConfig, StreamMode
+
+if TYPE_CHECKING:
+    from agentc.runtime.checkpoint import Checkpointer
+    from agentc.runtime.store import Store
 
 _CURRENT: ContextVar[TaskContext | None] = ContextVar("agentc_task", default=None)
 
@@ -38,13 +51,16 @@ class TaskContext:
     config: RunConfig
     task_id: str
     ns: str = ""
-    checkpointer: Any = None  # the checkpoint store (lent to subgraphs, H3)
+    checkpointer: Checkpointer | None = None  # lent to child graphs (H3, `child.py`)
     resumes: dict[str, Any] = field(default_factory=dict)  # interrupt id → answer
     sink: Sink | None = None
     modes: frozenset[StreamMode] = frozenset()
     asked: int = 0  # interrupt() calls so far in this task
     run_id: str = ""  # one id per invoke/stream call (per-run counters: F8/F9 run limits)
-    store: Any = None  # I1: the long-term store (`runtime.store`, InjectedStore); None: none
+    store: Store | None = None  # I1: the long-term store (InjectedStore); None: none
+
+    def streams(self, mode: StreamMode) -> bool:
+        return self.sink is not None and mode in self.modes
 
     def emit(self, mode: str | StreamMode, payload: Any) -> None:
         mode = StreamMode(mode)
@@ -65,7 +81,17 @@ class TaskContext:
         raise GraphInterrupt((Interrupt(value, iid, schema_json(response_schema)),))
 
 
+def enter(ctx: TaskContext) -> Token[TaskContext | None]:
+    """Make `ctx` the task `current()` finds, until `leave(token)`."""
+    return _CURRENT.set(ctx)
+
+
+def leave(token: Token[TaskContext | None]) -> None:
+    _CURRENT.reset(token)
+
+
 def current() -> TaskContext:
+    """The task whose node, router or tool is running (for code not handed its `ctx`)."""
     ctx = _CURRENT.get()
     if ctx is None:
         raise AgentcRuntimeError(
@@ -80,20 +106,17 @@ def interrupt(value: Any, response_schema: Any = None) -> Any:
     return current().interrupt(value, response_schema)
 
 
-def _adapter(schema: Any) -> Any:
+def _adapter(schema: Any) -> TypeAdapter[Any] | None:
     """A pydantic TypeAdapter for a pydantic model, TypedDict or dataclass; else None (D5)."""
     if schema is None or isinstance(schema, dict):
         return None
-    from typing import is_typeddict
-
-    from pydantic import BaseModel, TypeAdapter
-
+    form: Any = schema
     if (
         (isinstance(schema, type) and issubclass(schema, BaseModel))
         or is_typeddict(schema)
         or dataclasses.is_dataclass(schema)
     ):
-        return TypeAdapter(schema)
+        return TypeAdapter(form)
     return None
 
 
@@ -106,8 +129,6 @@ def validate_answer(schema: Any, answer: Any) -> Any:
     adapter = _adapter(schema)
     if adapter is None:
         return answer
-    from pydantic import ValidationError
-
     try:
         return adapter.validate_python(answer)
     except ValidationError as exc:

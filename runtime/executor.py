@@ -3,10 +3,10 @@
 Input: a `BoundGraph`, a `RunSpec` (config, limits, durability, stream sink, checkpointer,
 long-term store) and the caller's input. Output: an `Outcome` (values, pending interrupts),
 stream events through the sink, checkpoints through the checkpointer (the long-term store
-is only handed to tasks as `ctx.store`: I1, the loop never touches it). The loop owns the order of things;
-planning and write application are the pure functions of `algo`, running a step's tasks is
-`step.StepRunner`, saving is `saver.Saver`, and reading the caller's input (a dict, None,
-a `Command`) is `inputs`.
+is only handed to tasks as `ctx.store`: I1, the loop never touches it). The loop owns the
+order of things; planning and write application are the pure functions of `algo`, running
+a step's tasks is `step.StepRunner`, saving is `saver.Saver`, and reading the caller's
+input (a dict, None, a `Command`) is `inputs`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from agentc.runtime.algo import (
     should_interrupt,
     when_target,
 )
-from agentc.runtime.bind import BoundBranch, BoundGraph
+from agentc.runtime.bind import BoundBranch, BoundGraph, Callee
 from agentc.runtime.channels import MISSING, DeltaKind
 from agentc.runtime.checkpoint import (
     Checkpoint,
@@ -39,12 +39,13 @@ from agentc.runtime.checkpoint import (
     new_checkpoint_id,
 )
 from agentc.runtime.context import Sink, TaskContext
-from agentc.runtime.errors import RecursionLimitError
+from agentc.runtime.errors import CheckpointerRequiredError, RecursionLimitError
 from agentc.runtime.events import DebugEvent, DebugKind, InterruptEvent, UpdatesEvent, ValuesEvent
 from agentc.runtime.inputs import take_input
 from agentc.runtime.saver import Saver
 from agentc.runtime.serde import register_type
 from agentc.runtime.step import StepEnv, StepRunner, call_sync
+from agentc.runtime.store import Store
 from agentc.runtime.types import Durability, Interrupt, RunConfig, Send, StreamMode
 
 register_type(Send, "agentc.Send")
@@ -62,12 +63,12 @@ class RunSpec:
     sink: Sink | None = None
     ns: str = ""
     checkpointer: Checkpointer | None = None
-    inline_sync: bool = False
+    inline_sync: bool = False  # the caller drives a private loop: a lone sync node runs inline
     step_timeout: float | None = None
     limit_span: Any = None
     interrupt_before: frozenset[str] = frozenset()
     interrupt_after: frozenset[str] = frozenset()
-    store: Any = None  # I1: the long-term store tasks see as `ctx.store` (not the checkpointer)
+    store: Store | None = None  # I1: what tasks see as `ctx.store` (not the checkpointer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +178,6 @@ class Loop:
         loaded = await self.saver.load(self.s.config.checkpoint_id)
         if loaded is None:
             if self.s.config.checkpoint_id is not None:
-                from agentc.runtime.errors import CheckpointerRequiredError
-
                 raise CheckpointerRequiredError(
                     f"thread `{self.s.config.thread_id}` has no "
                     f"checkpoint `{self.s.config.checkpoint_id}`"
@@ -281,15 +280,15 @@ class Loop:
                 if branch.router is None:
                     targets.extend(when_target(branch.cases, view))
                     continue
-                answer = self.route(branch, view)
+                answer = self.route(branch.router, branch, view)
                 if inspect.isawaitable(answer):
                     answer = await answer
                 targets.extend(route_targets(branch.spec, answer))
         return plan_tasks(self.step + 1, targets, self.b.nodes)
 
-    def route(self, branch: BoundBranch, view: Mapping[str, Any]) -> Any:
-        """A router's answer (awaitable when the router is async)."""
-        c = branch.router
+    def route(self, router: Callee, branch: BoundBranch, view: Mapping[str, Any]) -> Any:
+        """A router's answer (awaitable when the router is async); routers run inline."""
+        c = router
         ctx = TaskContext(
             self.step, branch.source, self.s.config, "", self.s.ns, store=self.s.store
         )
@@ -303,15 +302,15 @@ class Loop:
         results = {t.id: done[t.id] for t in tasks if t.id in done} if done else {}
         todo = [t for t in tasks if t.id not in results] if results else tasks
         saved = set(results)
-        on_finished = None
-        if self.saving and self.s.durability is Durability.SYNC and len(todo) > 1:
 
-            async def on_finished(tid: str, result: TaskResult) -> None:
-                # F11 sync: a finished task's writes are saved while its siblings still run,
-                # so a crash mid-step does not run it again
-                saved.add(tid)
-                await self.saver.put_writes([(tid, WriteKind.RESULT, result)], wait=True)
+        async def save_finished(tid: str, result: TaskResult) -> None:
+            # F11 sync: a finished task's writes are saved while its siblings still run,
+            # so a crash mid-step does not run it again
+            saved.add(tid)
+            await self.saver.put_writes([(tid, WriteKind.RESULT, result)], wait=True)
 
+        hear = self.saving and self.s.durability is Durability.SYNC and len(todo) > 1
+        on_finished = save_finished if hear else None
         out = await self.runner.run(todo, self.step + 1, self.view(), self.resumes, on_finished)
         results.update(out.results)
         if out.failure is not None:
@@ -383,6 +382,8 @@ class Loop:
 
     def emit_step(self, ordered: list[tuple[str, TaskResult]], source: CheckpointSource) -> None:
         sink, modes = self.s.sink, self.s.modes
+        if sink is None:
+            return
         if StreamMode.UPDATES in modes and source is CheckpointSource.LOOP:
             for node, result in ordered:
                 sink(UpdatesEvent(self.step, node, dict(result.writes)))
@@ -390,6 +391,8 @@ class Loop:
             sink(ValuesEvent(self.step, self.values()))
 
     def debug(self, kind: DebugKind, payload: Any, step: int) -> None:
-        self.s.sink(
-            DebugEvent(step, kind, payload if isinstance(payload, dict) else {"tasks": payload})
-        )
+        if self.s.sink is not None:  # bound as the debug hook only when there is a sink
+            event = DebugEvent(
+                step, kind, payload if isinstance(payload, dict) else {"tasks": payload}
+            )
+            self.s.sink(event)

@@ -64,10 +64,16 @@ class Saver:
         self.exit_build: Build | None = None
         self.debug = debug
 
+    @property
+    def live(self) -> Checkpointer:
+        """The checkpointer; asked for only while the run saves (`active`)."""
+        assert self.store is not None, "a saver without a checkpointer saves nothing"
+        return self.store
+
     async def io(self, fn: Callable[..., Any], *args: Any, wait: bool) -> Any:
-        if not self.store.blocking:
+        if not self.live.blocking:
             return fn(*args)
-        fut = asyncio.get_running_loop().run_in_executor(io_pool(self.store), fn, *args)
+        fut = asyncio.get_running_loop().run_in_executor(io_pool(self.live), fn, *args)
         if wait:
             return await fut
         self.bg.append(fut)
@@ -77,7 +83,7 @@ class Saver:
         self, checkpoint_id: str | None
     ) -> tuple[list[Checkpoint], list[PendingWrite]] | None:
         """The chain of checkpoints up to `checkpoint_id` (or the latest), and its writes."""
-        store, thread, ns = self.store, self.thread, self.ns
+        store, thread, ns = self.live, self.thread, self.ns
         last = await self.io(store.get, thread, ns, checkpoint_id, wait=True)
         if last is None:
             return None
@@ -95,7 +101,7 @@ class Saver:
         ckpt = build(self.parent_id)
         self.parent_id = ckpt.id
         await self.io(
-            self.store.put, self.thread, self.ns, ckpt, wait=self.durability is not Durability.ASYNC
+            self.live.put, self.thread, self.ns, ckpt, wait=self.durability is not Durability.ASYNC
         )
         if self.debug is not None:
             self.debug(
@@ -111,7 +117,7 @@ class Saver:
             build, self.exit_build = self.exit_build, None
             await self._put(build)
         await self.io(
-            self.store.put_writes,
+            self.live.put_writes,
             self.thread,
             self.ns,
             self.parent_id,

@@ -27,20 +27,44 @@ _BY_NAME: dict[str, Callable[[Any], Any]] = {}
 def register_type(cls: type, name: str | None = None, *, exclude_defaults: bool = True) -> type:
     """Allow `cls` (a pydantic model, a dataclass or an Enum) in checkpoints under `name`."""
     name = name or f"{cls.__module__}.{cls.__qualname__}"
+    enc: Callable[[Any], Any]
+    dec: Callable[[Any], Any]
     if hasattr(cls, "model_validate"):
-        enc = lambda v: v.model_dump(mode="json", exclude_defaults=exclude_defaults)
-        dec = cls.model_validate
+        enc, dec = _model_codec(cls, exclude_defaults)
     elif dataclasses.is_dataclass(cls):
-        names = [f.name for f in dataclasses.fields(cls)]
-        enc = lambda v: {n: encode(getattr(v, n)) for n in names}
-        dec = lambda d: cls(**{k: decode(v) for k, v in d.items()})
+        enc, dec = _dataclass_codec(cls)
     elif issubclass(cls, enum.Enum):
-        enc, dec = (lambda v: v.value), cls
+        enc, dec = _enum_value, cls
     else:
         raise TypeError(f"register_type takes a pydantic model, dataclass or Enum, not {cls!r}")
     _BY_CLASS[cls] = (name, enc)
     _BY_NAME[name] = dec
     return cls
+
+
+def _model_codec(
+    cls: Any, exclude_defaults: bool
+) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    def enc(v: Any) -> Any:
+        return v.model_dump(mode="json", exclude_defaults=exclude_defaults)
+
+    return enc, cls.model_validate
+
+
+def _dataclass_codec(cls: Any) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    names = [f.name for f in dataclasses.fields(cls)]
+
+    def enc(v: Any) -> Any:
+        return {n: encode(getattr(v, n)) for n in names}
+
+    def dec(d: Any) -> Any:
+        return cls(**{k: decode(v) for k, v in d.items()})
+
+    return enc, dec
+
+
+def _enum_value(v: enum.Enum) -> Any:
+    return v.value
 
 
 def encode(value: Any) -> Any:

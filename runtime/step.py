@@ -4,8 +4,9 @@ Input: the step's tasks (in task-path order), the state view they read, the answ
 for pending interrupts. Output: a `StepOutcome` — each finished task's `TaskResult`, the
 interrupts raised, the first failure. Async nodes run as asyncio tasks; sync nodes in the
 loop's thread pool, except a lone task that runs inline when the sync API drives a private
-loop, or when its node has proven cheap (see `SyncCost`). The first failure aborts the step:
-tasks in flight are cancelled (E6). No retry unless the node has a policy (E7).
+loop or when its node's `SyncPolicy` places it inline (`inline.py`). The first failure
+aborts the step: tasks in flight are cancelled (E6). No retry unless the node has a retry
+policy (E7).
 """
 
 from __future__ import annotations
@@ -16,16 +17,21 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 import agentc.ir as ir
 from agentc.runtime.algo import ParentCommand, Task, TaskResult, normalize
-from agentc.runtime.bind import BoundGraph, BoundNode, SyncCost
+from agentc.runtime.bind import BoundGraph, BoundNode
 from agentc.runtime.channels import MISSING
-from agentc.runtime.context import _CURRENT, TaskContext
+from agentc.runtime.context import TaskContext, enter, leave
 from agentc.runtime.errors import AgentcRuntimeError, StepTimeoutError
 from agentc.runtime.events import DebugKind
+from agentc.runtime.inline import Placement, SyncPolicy
 from agentc.runtime.types import GraphInterrupt, Interrupt
+
+if TYPE_CHECKING:
+    from agentc.runtime.executor import RunSpec
 
 # ---------------------------------------------------------------- retry (E7)
 
@@ -74,17 +80,31 @@ def retry_delay(policy: ir.RetryPolicy | None, attempt: int, exc: BaseException)
 # ---------------------------------------------------------------- calling a sync node
 
 
-def call_sync(
-    fn: Callable[..., Any], args: tuple[Any, ...], ctx: TaskContext, cost: SyncCost | None = None
-) -> Any:
-    token = _CURRENT.set(ctx)
-    t0 = time.perf_counter_ns()
+_NO_KWARGS: Mapping[str, Any] = MappingProxyType({})
+
+
+def call_sync(fn: Callable[..., Any], args: tuple[Any, ...], ctx: TaskContext) -> Any:
+    """A router's (or an unplaced callable's) call, with `ctx` as the current task."""
+    token = enter(ctx)
     try:
         return fn(*args)
     finally:
-        if cost is not None:
-            cost.observe(time.perf_counter_ns() - t0)
-        _CURRENT.reset(token)
+        leave(token)
+
+
+def call_placed(
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    ctx: TaskContext,
+    policy: SyncPolicy,
+    inline: bool,
+) -> Any:
+    """A sync node's call, counted by its `SyncPolicy` (`inline`: on the event loop)."""
+    token = enter(ctx)
+    try:
+        return policy.call(fn, args, _NO_KWARGS, inline)
+    finally:
+        leave(token)
 
 
 # ---------------------------------------------------------------- one step
@@ -106,7 +126,7 @@ class StepEnv:
     """What every task of a run shares (built once per run)."""
 
     bound: BoundGraph
-    spec: Any  # executor.RunSpec
+    spec: RunSpec
     run_id: str
     channels: Mapping[str, Any]
     debug: Callable[[DebugKind, Any, int], None] | None  # None: no debug stream
@@ -154,7 +174,7 @@ class StepRunner:
         on_finished: OnFinished | None,
     ) -> None:
         """Run tasks concurrently; stop at the first failure (E6) or the step timeout (F2)."""
-        futs = {
+        futs: dict[asyncio.Future[TaskResult], Task] = {
             asyncio.ensure_future(self.run_task(t, view, step, resumes, False)): t for t in todo
         }
         pending = set(futs)
@@ -186,8 +206,8 @@ class StepRunner:
 
     @staticmethod
     async def _collect(
-        done: list[asyncio.Future[Any]],
-        futs: dict[Any, Task],
+        done: list[asyncio.Future[TaskResult]],
+        futs: dict[asyncio.Future[TaskResult], Task],
         out: StepOutcome,
         on_finished: OnFinished | None,
     ) -> None:
@@ -250,20 +270,24 @@ class StepRunner:
         c = node.callee
         args = (state, ctx) if c.wants_ctx else (state,)
         if c.is_async:
-            token = _CURRENT.set(ctx)
+            token = enter(ctx)
             try:
                 if node.timeout_s is None:
                     return await c.fn(*args)
                 return await _timed(node, c.fn(*args))
             finally:
-                _CURRENT.reset(token)
-        if lone and node.timeout_s is None and (self.env.spec.inline_sync or node.cost.cheap):
-            out = call_sync(c.fn, args, ctx, node.cost)
+                leave(token)
+        policy = node.policy
+        if (
+            lone
+            and node.timeout_s is None
+            and (self.env.spec.inline_sync or policy.placement is Placement.INLINE)
+        ):
+            out = call_placed(c.fn, args, ctx, policy, True)
         else:
             loop = asyncio.get_running_loop()
-            out = await _timed(
-                node, loop.run_in_executor(None, call_sync, c.fn, args, ctx, node.cost)
-            )
+            run = loop.run_in_executor(None, call_placed, c.fn, args, ctx, policy, False)
+            out = await _timed(node, run)
         return await out if inspect.isawaitable(out) else out
 
 

@@ -89,6 +89,10 @@ class RunContext(Protocol):
         """Send a stream event (`messages` deltas, `custom` values) to stream readers."""
         ...
 
+    def streams(self, mode: StreamMode) -> bool:
+        """Whether a stream reader of this run asked for `mode` (worth producing events)."""
+        ...
+
     def interrupt(self, value: Any, response_schema: Any = None) -> Any:
         """Pause the run with `value`; on resume return the answer (D4, D5)."""
         ...

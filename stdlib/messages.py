@@ -12,13 +12,19 @@ from __future__ import annotations
 import json
 import random as _random
 from collections.abc import Iterable
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..runtime.channels import MISSING as _MISSING
+from ..runtime.channels import Channel as _Channel
+from ..runtime.channels import DeltaKind as _DK
+from ..runtime.channels import ListView as _ListView
+from ..runtime.serde import register_type as _register
+
 REMOVE_ALL_MESSAGES = "__remove_all__"
 
-Content = Union[str, list[str | dict[str, Any]]]
+Content = str | list[str | dict[str, Any]]
 
 
 class _Frozen(BaseModel):
@@ -181,7 +187,7 @@ def coerce_messages(values: Any) -> list[BaseMessage]:
 def new_message_id() -> str:
     """A fresh random id in UUID-4 form (B3). `random`, not `uuid.uuid4()`: ids need to be
     unique, not secret, and this is three times cheaper on the per-step path."""
-    h = "%032x" % _random.getrandbits(128)
+    h = f"{_random.getrandbits(128):032x}"
     return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{'89ab'[int(h[16], 16) & 3]}{h[17:20]}-{h[20:]}"
 
 
@@ -216,7 +222,7 @@ def add_messages(left: Iterable[Any] | None, right: Any) -> list[BaseMessage]:
             current, update = [], update[i + 1 :]
             break
     index = {m.id: i for i, m in enumerate(current)}
-    removed: set[str] = set()
+    removed: set[str | None] = set()  # ids are set by `with_id`; the type says Optional
     for m in update:
         at = index.get(m.id)
         if isinstance(m, RemoveMessage):
@@ -239,12 +245,6 @@ def add_messages(left: Iterable[Any] | None, right: Any) -> list[BaseMessage]:
 # append-only list shared by snapshots (`MessagesView` = list + length), an id → index map
 # finds replacements, and a checkpoint stores each step's normalised writes, not the list.
 
-from agentc.runtime.channels import MISSING as _MISSING  # noqa: E402
-from agentc.runtime.channels import Channel as _Channel
-from agentc.runtime.channels import DeltaKind as _DK
-from agentc.runtime.channels import ListView as _ListView  # noqa: E402
-from agentc.runtime.serde import register_type as _register  # noqa: E402
-
 
 class MessagesView(_ListView):
     """A read-only snapshot of the history: what nodes see as `state["messages"]`."""
@@ -260,7 +260,7 @@ class MessagesChannel(_Channel):
     def __init__(self, name: str, default: Any = _MISSING) -> None:
         super().__init__(name)
         self.base: list[BaseMessage] = []
-        self.index: dict[str, int] = {}
+        self.index: dict[str | None, int] = {}
         self.ops: list[tuple[bool, list[BaseMessage]]] = []
         if default is not _MISSING:
             self.update([default or []])
@@ -291,7 +291,8 @@ class MessagesChannel(_Channel):
         if reset:
             self.base, self.index = [], {}
         self._check_removals(msgs)
-        base, index, removed, copied = self.base, self.index, set(), False
+        removed: set[str | None] = set()
+        base, index, copied = self.base, self.index, False
         for m in msgs:
             at = index.get(m.id)
             if isinstance(m, RemoveMessage):
@@ -344,3 +345,4 @@ add_messages.__agentc_channel__ = MessagesChannel  # type: ignore[attr-defined]
 
 for _cls in (HumanMessage, SystemMessage, AIMessage, ToolMessage, RemoveMessage):
     _register(_cls, f"message.{_cls.model_fields['type'].default}")
+_register(ToolCall, "message.tool_call")  # a pending tool task's Send carries one (E5)

@@ -11,23 +11,18 @@ used with `tools_condition`.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..ir import Graph, ModelSpec, NodeSpec, ToolSpec
-from ..runtime.types import factory
-from .agent import (
-    AgentSetupError,
-    ModelCall,
-    ModelChooser,
-    ToolRunner,
-    bind_tool,
-    model_spec_from_string,
-)
+from ..ir import JSON, Graph, ModelSpec, NodeSpec, ToolSpec
+from ..runtime.types import BindEnv, factory
+from .agent.model_node import ModelCall
+from .agent.spec import AgentSetupError
+from .agent.tool_node import ToolRunner
+from .agent.tools import bind_tool
 from .messages import SystemMessage
-from .providers.base import ToolDefinition
+from .models import ModelChooser, model_spec_from_string
+from .tools import Tool
 
 
-def _model_spec(raw: Any, spec: NodeSpec) -> ModelSpec:
+def _model_spec(raw: JSON, spec: NodeSpec) -> ModelSpec:
     if isinstance(raw, dict):
         return ModelSpec.model_validate(raw)
     if isinstance(raw, str):
@@ -36,12 +31,17 @@ def _model_spec(raw: Any, spec: NodeSpec) -> ModelSpec:
 
 
 def _tool_specs(spec: NodeSpec) -> list[ToolSpec]:
-    return [ToolSpec.model_validate(t) for t in spec.config.get("tools", [])]
+    raw = spec.config.get("tools") or []
+    return [ToolSpec.model_validate(t) for t in raw] if isinstance(raw, list) else []
+
+
+def _provider_tools(spec: NodeSpec) -> tuple[dict[str, JSON], ...]:
+    raw = spec.config.get("provider_tools") or []
+    return tuple(t for t in raw if isinstance(t, dict)) if isinstance(raw, list) else ()
 
 
 @factory
-def model_node(spec: NodeSpec, graph: Graph, env: Any) -> ModelCall:
-    tools = [bind_tool(t, env) for t in _tool_specs(spec)]
+def model_node(spec: NodeSpec, graph: Graph, env: BindEnv) -> ModelCall:
     prompt = spec.config.get("prompt")
     return ModelCall(
         chooser=ModelChooser(
@@ -49,16 +49,16 @@ def model_node(spec: NodeSpec, graph: Graph, env: Any) -> ModelCall:
             env.base_dir,
             graph=f"{graph.name}.{spec.name}",
         ),
-        system=SystemMessage(content=prompt) if prompt is not None else None,
-        tools=tuple(ToolDefinition(t.name, t.description, t.parameters) for t in tools),
-        provider_tools=tuple(spec.config.get("provider_tools", [])),
+        system=SystemMessage.model_validate({"content": prompt}) if prompt is not None else None,
+        tools=[bind_tool(t, env) for t in _tool_specs(spec)],  # offered as definitions (B5)
+        provider_tools=_provider_tools(spec),
         output=None,
     )
 
 
 @factory
-def tool_node(spec: NodeSpec, graph: Graph, env: Any) -> ToolRunner:
-    by_name = {}
+def tool_node(spec: NodeSpec, graph: Graph, env: BindEnv) -> ToolRunner:
+    by_name: dict[str, Tool] = {}
     for t in _tool_specs(spec):  # A7: the last tool of a name wins
         by_name[t.name] = bind_tool(t, env)
     return ToolRunner(by_name)

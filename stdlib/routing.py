@@ -31,8 +31,9 @@ def last_ai_and_tool_messages(
 ) -> tuple[AIMessage | None, list[ToolMessage]]:
     """The last AI message and the tool messages after it."""
     for i in range(len(messages) - 1, -1, -1):
-        if isinstance(messages[i], AIMessage):
-            return messages[i], [m for m in messages[i + 1 :] if isinstance(m, ToolMessage)]
+        last = messages[i]
+        if isinstance(last, AIMessage):
+            return last, [m for m in messages[i + 1 :] if isinstance(m, ToolMessage)]
     return None, []
 
 
@@ -82,7 +83,9 @@ def after_tools(
     ai, answers = last_ai_and_tool_messages(state.get("messages") or [])
     if ai is None:
         return Route.MODEL
-    by_id = {m.tool_call_id: m.name for m in answers if m.name in return_direct}
+    by_id = {
+        m.tool_call_id: m.name for m in answers if m.name is not None and m.name in return_direct
+    }
     executed = [
         name for c in ai.tool_calls if (name := by_id.get(c.id or "", c.name)) in return_direct
     ]

@@ -198,15 +198,15 @@ def _py_type(schema: dict[str, Any], name: str, defs: dict[str, Any]) -> Any:
         if "properties" in schema:
             return _object_model(schema, schema.get("title", name), defs)
         return dict[str, _py_type(schema.get("additionalProperties") or {}, name, defs)]
-    return _SCALARS.get(typ, Any)
+    return _SCALARS.get(typ, Any) if isinstance(typ, str) else Any
 
 
 def _union(types: list[Any]) -> Any:
     if len(types) == 1:
         return types[0]
     if type(None) in types and len(types) == 2:
-        return Optional[next(t for t in types if t is not type(None))]
-    return Union[tuple(types)]
+        return Optional[next(t for t in types if t is not type(None))]  # noqa: UP045  # built at run time
+    return Union[tuple(types)]  # noqa: UP007  # a union of types only known at run time
 
 
 # ---------------------------------------------------------------- the configured output

@@ -17,42 +17,64 @@ Invariants (each cites its seat):
   error `ToolMessage` that lists only model-controlled arguments.
 - E3: any other exception stops the run, except a `ToolException` from a tool that sets
   `handle_tool_error`, which becomes an error reply.
-- B8/E9: return values are formatted as LangChain's core + ToolNode do, never truncated.
-- C7/D3/E11: a returned `Command` must answer its own call when it updates messages.
+- B8/E9, C7/D3/E11: return values become answers in `tool_results.py` (formatted as
+  LangChain's core + ToolNode do, never truncated; a returned `Command` must answer its own
+  call when it updates messages).
+- E5: a sync body runs where the runtime's one inline policy puts it (`runtime/inline.py`):
+  in the thread pool, so parallel calls overlap, unless declared `@inline` or proven cheap.
 """
 
 from __future__ import annotations
 
-import asyncio
 import inspect
-import json
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from ..ir import InjectedArg, InjectedKind
 from ..runtime.errors import StoreRequiredError
-from ..runtime.types import Command, CommandGraph, RunConfig
-from .messages import REMOVE_ALL_MESSAGES, RemoveMessage, ToolCall, ToolMessage, coerce_messages
-
-ResponseFormat = Literal["content", "content_and_artifact"]
-
-# B8: content blocks a tool may return as-is (langchain_core TOOL_MESSAGE_BLOCK_TYPES).
-BLOCK_TYPES = frozenset(
-    {
-        "text",
-        "image_url",
-        "image",
-        "json",
-        "search_result",
-        "custom_tool_call_output",
-        "document",
-        "file",
-    }
+from ..runtime.inline import SyncPolicy, run_sync
+from ..runtime.types import RunConfig, RunContext
+from .messages import ToolCall, ToolMessage
+from .tool_results import (
+    BLOCK_TYPES,
+    ResponseFormat,
+    ToolCommandError,
+    ToolResult,
+    format_content,
+    normalize_result,
+    validate_command,
+    validate_command_list,
 )
+
+if TYPE_CHECKING:
+    from ..runtime.store import Store
+
+__all__ = [  # what `from agentc.stdlib.tools import …` offers (results re-exported)
+    "BLOCK_TYPES",
+    "CallEnv",
+    "InjectedState",
+    "InjectedStore",
+    "InjectedToolCallId",
+    "ResponseFormat",
+    "Tool",
+    "ToolCommandError",
+    "ToolDefinitionError",
+    "ToolException",
+    "ToolResult",
+    "ToolRuntime",
+    "as_tool",
+    "format_content",
+    "make_tool",
+    "normalize_result",
+    "run_tool",
+    "tool",
+    "unknown_tool_message",
+    "validate_command",
+    "validate_command_list",
+]
 
 # E1 / E2 / E3: the texts the model reads (langgraph prebuilt/tool_node.py templates).
 INVALID_TOOL_NAME_TEMPLATE = "Error: {name} is not a valid tool, try one of [{names}]."
@@ -68,10 +90,6 @@ class ToolException(Exception):
 
 class ToolDefinitionError(TypeError):
     """A Python function that cannot be a tool (no docstring, unsupported signature)."""
-
-
-class ToolCommandError(ValueError):
-    """A tool returned a `Command` or list that does not answer its own call (E11)."""
 
 
 # ---------------------------------------------------------------- injection markers (E4)
@@ -110,8 +128,8 @@ class ToolRuntime:
     state: Mapping[str, Any]
     tool_call_id: str | None
     config: RunConfig
-    store: Any = None  # I1: the run's long-term store, or None
-    context: Any = None  # the task's RunContext
+    store: Store | None = None  # I1: the run's long-term store, or None
+    context: RunContext | None = None  # the task's RunContext (None: outside a run)
 
     def emit(self, payload: Any) -> None:
         """Send a `custom` stream event."""
@@ -120,31 +138,6 @@ class ToolRuntime:
 
 
 # ---------------------------------------------------------------- the Tool
-
-
-class ToolCost:
-    """How long a sync tool's calls take, to decide whether it may run inline on the event
-    loop (E5; the runtime's rule for sync nodes): after `PROVE` consecutive calls under
-    `CHEAP_NS` it runs inline; its first inline call over `CHEAP_NS` sends it back to the
-    pool for good. A slow call in a worker thread only restarts the proof, since there a
-    wait for the GIL reads as time spent. Advisory counters: races are harmless."""
-
-    __slots__ = ("cheap", "proven", "slow")
-    CHEAP_NS = 50_000  # under the cost of the thread hop it replaces
-    PROVE = 3
-
-    def __init__(self) -> None:
-        self.cheap = self.slow = False
-        self.proven = 0
-
-    def observe(self, elapsed_ns: int, inline: bool) -> None:
-        if elapsed_ns > self.CHEAP_NS:
-            if inline:
-                self.slow, self.cheap = True, False
-            self.proven = 0
-        elif not self.slow and not self.cheap:
-            self.proven += 1
-            self.cheap = self.proven >= self.PROVE
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,14 +156,23 @@ class Tool:
     handle_tool_error: bool | str | Callable[[ToolException], Any] | None = None
     accepts: frozenset[str] = field(default_factory=frozenset)  # every parameter name
     raw_args: bool = False  # E2: a JSON-schema tool (MCP) gets the model's arguments as given
-    # E5: a sync body proven cheap runs on the event loop (see `_invoke`); shared by copies
-    cost: ToolCost = field(default_factory=lambda: ToolCost(), compare=False, repr=False)
+    # E5: where a sync body's calls run (`runtime/inline.py`); shared by copies
+    policy: SyncPolicy = field(default_factory=SyncPolicy, compare=False, repr=False)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
 
     def with_options(self, **changes: Any) -> Tool:
         return replace(self, **changes)
+
+
+class ToolOptions(TypedDict):
+    """The decorator's settings, as `make_tool` takes them."""
+
+    description: str | None
+    return_direct: bool
+    response_format: ResponseFormat
+    handle_tool_error: Any
 
 
 def tool(
@@ -183,7 +185,7 @@ def tool(
 ) -> Any:
     """`@tool`, `@tool("name", return_direct=True)`, `@tool(response_format=...)` (LangChain's
     shape, so the compiler's static scan and the runtime read a decorator alike)."""
-    options = dict(
+    options = ToolOptions(
         description=description,
         return_direct=return_direct,
         response_format=response_format,
@@ -236,10 +238,13 @@ def make_tool(
         injected=injected,
         handle_tool_error=handle_tool_error,
         accepts=accepts,
+        policy=SyncPolicy.of(fn),
     )
 
 
-def _signature_model(fn: Callable[..., Any], name: str):
+def _signature_model(
+    fn: Callable[..., Any], name: str
+) -> tuple[type[BaseModel], tuple[InjectedArg, ...], frozenset[str]]:
     """The pydantic model of the model-visible parameters, and the injected ones (E4)."""
     try:
         hints = get_type_hints(fn, include_extras=True)
@@ -294,11 +299,8 @@ class CallEnv:
 
     state: Mapping[str, Any]
     config: RunConfig = field(default_factory=RunConfig)
-    store: Any = None
-    context: Any = None
-
-
-ToolResult = ToolMessage | Command | list[ToolMessage | Command]
+    store: Store | None = None
+    context: RunContext | None = None
 
 
 def unknown_tool_message(call: ToolCall, names: list[str]) -> ToolMessage:
@@ -329,7 +331,7 @@ async def run_tool(t: Tool, call: ToolCall, env: CallEnv) -> ToolResult:
         if not t.handle_tool_error:  # E3: an unhandled failure stops the run
             raise
         return _error_message(call, format_content(_handled_error(exc, t.handle_tool_error)))
-    return normalize_result(t, call, value)
+    return normalize_result(value, call, t.name, t.response_format)
 
 
 def validate_args(t: Tool, call: ToolCall) -> dict[str, Any]:
@@ -370,7 +372,7 @@ def inject(t: Tool, call: ToolCall, env: CallEnv) -> dict[str, Any]:
     return values
 
 
-def _store_for(t: Tool, arg: InjectedArg, env: CallEnv) -> Any:
+def _store_for(t: Tool, arg: InjectedArg, env: CallEnv) -> Store:
     """E4 / I1: the run's long-term store; a tool that declares one fails without it."""
     if env.store is None:
         raise StoreRequiredError(
@@ -394,23 +396,9 @@ def _state_value(state: Mapping[str, Any], arg: InjectedArg) -> Any:
 async def _invoke(t: Tool, kwargs: dict[str, Any]) -> Any:
     if t.is_async:
         return await t.fn(**kwargs)
-    # E5: sync tool bodies run in the default thread pool so parallel calls overlap; one
-    # that has proven cheap runs inline, saving a thread hop that costs more than the call
-    # (`ToolCost`).
-    cost = t.cost
-    if cost.cheap:
-        return _timed_call(t.fn, kwargs, cost, True)
-    return await asyncio.to_thread(_timed_call, t.fn, kwargs, cost, False)
-
-
-def _timed_call(
-    fn: Callable[..., Any], kwargs: dict[str, Any], cost: ToolCost, inline: bool
-) -> Any:
-    start = time.perf_counter_ns()
-    try:
-        return fn(**kwargs)
-    finally:
-        cost.observe(time.perf_counter_ns() - start, inline)
+    # E5: in the thread pool so parallel calls overlap, or inline where the runtime's one
+    # policy places it (declared `@inline`, or proven cheap: `runtime/inline.py`)
+    return await run_sync(t.policy, t.fn, kwargs)
 
 
 def _handled_error(exc: ToolException, flag: Any) -> Any:
@@ -423,108 +411,3 @@ def _handled_error(exc: ToolException, flag: Any) -> Any:
 
 def _error_message(call: ToolCall, content: Any) -> ToolMessage:
     return ToolMessage(content=content, name=call.name, tool_call_id=call.id or "", status="error")
-
-
-# ---------------------------------------------------------------- results (B8, E9, E11)
-
-
-def format_content(value: Any) -> str | list[Any]:
-    """B8/E9: what the model reads for a tool's return value; nothing is cut."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)) and all(_is_block_or_str(v) for v in value):
-        value = list(value)
-        if all(isinstance(v, dict) for v in value):
-            return value  # typed content blocks pass
-        # a list of plain strings reaches the model as one JSON string (ToolNode's step)
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return str(value)
-
-
-def _is_block_or_str(v: Any) -> bool:
-    return isinstance(v, str) or (isinstance(v, dict) and v.get("type") in BLOCK_TYPES)
-
-
-def normalize_result(t: Tool, call: ToolCall, value: Any) -> ToolResult:
-    if isinstance(value, Command):
-        return validate_command(value, call)
-    if isinstance(value, ToolMessage):
-        return value.model_copy(update={"content": format_content(value.content)})
-    if (
-        isinstance(value, list)
-        and value
-        and all(isinstance(v, (Command, ToolMessage)) for v in value)
-    ):
-        return validate_command_list(value, call)
-    artifact = None
-    if t.response_format == "content_and_artifact":
-        if not (isinstance(value, tuple) and len(value) == 2):
-            raise ValueError(
-                f"tool `{t.name}` has response_format 'content_and_artifact' so it must "
-                f"return a (content, artifact) pair; it returned {type(value).__name__}"
-            )
-        value, artifact = value
-    return ToolMessage(
-        content=format_content(value), artifact=artifact, name=t.name, tool_call_id=call.id or ""
-    )
-
-
-def validate_command(cmd: Command, call: ToolCall, *, require_answer: bool = True) -> Command:
-    """C7/D3/E11: a messages update to this graph must answer the tool's own call."""
-    if isinstance(cmd.update, list):  # under create_agent a list-shaped update is refused
-        raise ToolCommandError(
-            f"tool `{call.name}` returned Command(update=[...]); under an agent a tool's "
-            'Command must update a dict, e.g. Command(update={"messages": [ToolMessage(..., '
-            "tool_call_id=...)]})"
-        )
-    if not isinstance(cmd.update, Mapping):
-        return cmd
-    messages = coerce_messages(cmd.update.get("messages", []))
-    if (
-        len(messages) == 1
-        and isinstance(messages[0], RemoveMessage)
-        and messages[0].id == REMOVE_ALL_MESSAGES
-    ):
-        return cmd
-    answered = False
-    fixed = []
-    for m in messages:
-        if isinstance(m, ToolMessage) and m.tool_call_id == call.id:
-            m, answered = m.model_copy(update={"name": call.name}), True
-        fixed.append(m)
-    if require_answer and cmd.graph is CommandGraph.CURRENT and not answered:
-        raise ToolCommandError(
-            f"tool `{call.name}` returned a Command that updates state but carries no "
-            f"ToolMessage for its call {call.id!r}; add ToolMessage(..., tool_call_id="
-            f"{call.id!r}) to Command.update['messages']"
-        )
-    update = dict(cmd.update)
-    if "messages" in cmd.update:
-        update["messages"] = fixed
-    return replace(cmd, update=update)
-
-
-def validate_command_list(items: list[Any], call: ToolCall) -> list[ToolMessage | Command]:
-    """E11: a returned list must hold exactly one answer to the tool's own call."""
-    count = 0
-    for item in items:
-        if isinstance(item, ToolMessage):
-            count += item.tool_call_id == call.id
-        elif isinstance(item.update, Mapping):
-            count += sum(
-                isinstance(m, ToolMessage) and m.tool_call_id == call.id
-                for m in coerce_messages(item.update.get("messages", []))
-            )
-    if count != 1:
-        raise ToolCommandError(
-            f"tool `{call.name}` returned a list with {count} messages bound to tool_call_id "
-            f"{call.id!r}; expected exactly one terminating ToolMessage"
-        )
-    return [
-        validate_command(i, call, require_answer=False)
-        if isinstance(i, Command)
-        else i.model_copy(update={"content": format_content(i.content)})
-        for i in items
-    ]

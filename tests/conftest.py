@@ -21,3 +21,12 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(
         request.config.getoption("--update-golden") or os.environ.get("AGENTC_UPDATE_GOLDEN") == "1"
     )
+
+
+@pytest.fixture
+def fake_server():
+    """A fake model provider (OpenAI and Anthropic wire formats) on a free port of 127.0.0.1."""
+    from agentc.testing.fake_provider import FakeProviderServer
+
+    with FakeProviderServer() as server:
+        yield server

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -67,7 +67,7 @@ class FakeMcpServer(LoopbackServer):
 
     def __init__(
         self,
-        tools: list[FakeMcpTool] = (),
+        tools: Sequence[FakeMcpTool] = (),
         *,
         page_size: int | None = None,
         sse: bool = False,

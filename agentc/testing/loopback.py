@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from http.server import ThreadingHTTPServer
-from typing import Any, TypeVar
+from typing import TypeVar
 
 S = TypeVar("S", bound="LoopbackServer")
 
@@ -34,5 +34,5 @@ class LoopbackServer:
     def __enter__(self: S) -> S:
         return self.start()
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()

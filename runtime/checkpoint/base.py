@@ -75,9 +75,11 @@ class Checkpointer(Protocol):
 
     def list(self, thread_id: str, ns: str) -> list[Checkpoint]:
         """Oldest first."""
+        ...
 
     def chain(self, thread_id: str, ns: str, checkpoint_id: str) -> list[Checkpoint]:
         """Root first, ending at `checkpoint_id`."""
+        ...
 
     def writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]: ...
 

@@ -138,9 +138,11 @@ class Backend(Protocol):
 
     def scan(self, prefix: Namespace) -> list[Row]:
         """Rows under `prefix` (all for `()`), oldest first write first."""
+        ...
 
     def namespaces(self) -> list[Namespace]:
         """Every namespace that holds at least one item."""
+        ...
 
     def close(self) -> None: ...
 
@@ -343,7 +345,7 @@ def _compare(actual: Any, wanted: Any) -> bool:
         return (
             isinstance(actual, (list, tuple))
             and len(actual) == len(wanted)
-            and all(_compare(a, w) for a, w in zip(actual, wanted))
+            and all(_compare(a, w) for a, w in zip(actual, wanted, strict=True))
         )
     return actual == wanted
 
@@ -365,4 +367,6 @@ def _is_number(v: Any) -> bool:
 
 
 def _labels_match(ns: Namespace, pattern: Namespace) -> bool:
-    return len(ns) >= len(pattern) and all(p in (WILDCARD, n) for n, p in zip(ns, pattern))
+    return len(ns) >= len(pattern) and all(
+        p in (WILDCARD, n) for n, p in zip(ns, pattern, strict=False)
+    )

@@ -16,7 +16,8 @@ as `McpInputRequired` for the caller to answer and retry (D22, tools.py).
 
 Invariants: nothing is retried (E7: a tool call may not be idempotent); every failure is an
 `McpError` (a `ProviderError`, so the CLI reports it as one) naming the server, and it
-stops the run (E3/E12). `httpx` lives in this package only (house rule).
+stops the run (E3/E12). The connection pool and the event-stream reader are the providers'
+(`providers/http.py`); this module and that one are the only ones that import `httpx`.
 """
 
 from __future__ import annotations
@@ -29,13 +30,8 @@ from typing import Any
 
 import httpx
 
-from ..providers._http import (
-    DEFAULT_CONNECT_TIMEOUT_S,
-    Endpoint,
-    ProviderError,
-    client_for,
-    iter_sse,
-)
+from ..providers.errors import ProviderError
+from ..providers.http import DEFAULT_CONNECT_TIMEOUT_S, Endpoint, client_for, iter_sse
 
 PROTOCOL_VERSION = "2025-06-18"
 CLIENT_INFO = {"name": "agentc", "version": "1"}
@@ -276,14 +272,17 @@ class Session:
     async def _reply(self, response: httpx.Response, id_: int) -> Mapping[str, Any]:
         kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind == "application/json":
-            return self._match(self._decode(await response.aread()), id_)
+            found = self._match(self._decode(await response.aread()), id_)
+            if found is None:
+                raise McpError(self.url, f"no response to request {id_}")
+            return found
         if kind != "text/event-stream":
             raise McpError(self.url, f"unexpected reply type `{kind or 'none'}`")
         endpoint = Endpoint(provider=f"MCP server {self.url}", base_url=self.url)
         try:
             async for event in iter_sse(endpoint, response):
                 if event.data.strip():
-                    found = self._match(self._decode(event.data), id_, stream=True)
+                    found = self._match(self._decode(event.data), id_)
                     if found is not None:
                         return found
         except McpError:
@@ -298,7 +297,9 @@ class Session:
         except ValueError:
             raise McpError(self.url, "a reply that is not JSON") from None
 
-    def _match(self, data: Any, id_: int, stream: bool = False) -> Mapping[str, Any] | None:
+    def _match(self, data: object, id_: int) -> Mapping[str, Any] | None:
+        """The response to request `id_` in a message or batch; None when it holds only
+        notifications (progress, log) that come before the response on a stream."""
         for item in data if isinstance(data, list) else [data]:
             if not isinstance(item, Mapping):
                 raise McpError(self.url, "a reply that is not a JSON-RPC message")
@@ -310,9 +311,7 @@ class Session:
                 )
             if item.get("id") == id_:
                 return item
-        if stream:
-            return None  # a notification (progress, log) before the response
-        raise McpError(self.url, f"no response to request {id_}")
+        return None
 
     def _result(self, method: str, reply: Mapping[str, Any]) -> Mapping[str, Any]:
         if "error" in reply:

@@ -35,6 +35,8 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
 from ...ir import MCP_ALL_TOOLS, McpToolRef
 from ...runtime import interrupt
 from ...runtime.errors import AgentcRuntimeError, ResumeValidationError
@@ -88,7 +90,7 @@ def error_summary(blocks: list[dict[str, Any]]) -> str:
     return "The MCP tool reported an error with empty content."
 
 
-def _handle_error(exc: ToolException) -> Any:
+def _handle_error(exc: ToolException) -> list[dict[str, Any]]:
     """E12/H5: the server's own content is the model's error reply (never empty)."""
     if isinstance(exc, McpToolError):
         return exc.blocks or [{"type": "text", "text": str(exc)}]
@@ -141,13 +143,19 @@ def convert_block(block: Mapping[str, Any]) -> dict[str, Any]:
     raise ValueError(f"unknown MCP content type: {kind!r}")
 
 
-def _by_mime(key: str, value: Any, mime: Any) -> dict[str, Any]:
+def _by_mime(key: str, value: object, mime: object) -> dict[str, Any]:
     """An image block for an image MIME type, else a file block; no type, no key."""
     kind = "image" if isinstance(mime, str) and mime.startswith("image/") else "file"
     return {"type": kind, key: value, **({"mime_type": mime} if mime else {})}
 
 
 # ---------------------------------------------------------------- tools
+
+
+class McpArguments(BaseModel):
+    """A tool's arguments, never validated against (`raw_args`), only named."""
+
+    model_config = ConfigDict(extra="allow")
 
 
 def mcp_tool(url: str, info: McpToolInfo) -> Tool:
@@ -172,7 +180,7 @@ def mcp_tool(url: str, info: McpToolInfo) -> Tool:
         name=info.name,
         description=info.description or "",
         fn=call,
-        args_model=_ANY_ARGS,
+        args_model=McpArguments,
         parameters=schema,
         is_async=True,
         response_format="content_and_artifact",
@@ -180,18 +188,6 @@ def mcp_tool(url: str, info: McpToolInfo) -> Tool:
         accepts=frozenset(schema.get("properties") or ()),
         raw_args=True,
     )
-
-
-def _any_args() -> type:
-    from pydantic import BaseModel, ConfigDict
-
-    class McpArguments(BaseModel):  # never validated against (raw_args), only named
-        model_config = ConfigDict(extra="allow")
-
-    return McpArguments
-
-
-_ANY_ARGS = _any_args()
 
 
 # ---------------------------------------------------------------- elicitation (D22, D23)
@@ -241,7 +237,7 @@ def describe_request(key: str, request: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def build_responses(requests: Mapping[str, Any], resume: Any, tool: str) -> dict[str, Any]:
+def build_responses(requests: Mapping[str, Any], resume: object, tool: str) -> dict[str, Any]:
     """D23: every question needs an answer with action accept, decline or cancel; a form
     answer's content is passed on unchecked against the requested schema."""
     answers = resume.get("responses") if isinstance(resume, Mapping) else None
@@ -280,7 +276,9 @@ class McpToolset:
     def __init__(self, refs: Sequence[McpToolRef]) -> None:
         self.refs = tuple(refs)
         self._tools: tuple[Tool, ...] | None = None
-        self._pending: weakref.WeakKeyDictionary[Any, asyncio.Task] = weakref.WeakKeyDictionary()
+        self._pending: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, asyncio.Task[tuple[Tool, ...]]
+        ] = weakref.WeakKeyDictionary()
 
     async def tools(self) -> tuple[Tool, ...]:
         if self._tools is not None:

@@ -3,20 +3,26 @@
 Input: the `ir.Graph` of an agent and the `BindEnv`. Output: `BoundMiddleware` in
 declaration order. The middleware's `impl` is a class (built once with its validated config
 as keyword arguments; `{"$import": …}` values become the Python objects they name) or an
-object (a decorated hook: used as is). The instances are cached on the env per graph, so the
-model node, the tools node and every hook node of one compiled agent call the SAME object
-(a counting middleware counts across its hooks, seed 002). A middleware that wants the
-agent's model or base directory defines `agentc_bind(info: BindInfo)`, called once.
+object (a decorated hook: used as is). The instances are kept in the env's per-graph cache
+(`BOUND_MIDDLEWARE`), so the model node, the tools node and every hook node of one compiled
+agent call the SAME object (a counting middleware counts across its hooks). A middleware
+that wants the agent's model or base directory defines `agentc_bind(info: BindInfo)`,
+called once.
 """
 
 from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ...ir import Graph, HookPoint, ImportRef, MiddlewareSpec
-from ...runtime.types import Slot
+from ...runtime.types import BindEnv, Slot
+from ..providers.base import ChatModel
+from ..providers.registry import model_spec, resolve_model
+
+if TYPE_CHECKING:
+    from ...runtime.compiled import CompiledGraph
 
 
 class MiddlewareSetupError(ValueError):
@@ -26,7 +32,7 @@ class MiddlewareSetupError(ValueError):
 @dataclass(frozen=True, slots=True)
 class BoundMiddleware:
     spec: MiddlewareSpec
-    obj: Any
+    obj: object  # any object with LangChain's hooks (see `chain.py`)
 
     @property
     def name(self) -> str:
@@ -41,26 +47,32 @@ class BindInfo:
     """What a middleware may learn about its agent at bind time."""
 
     graph: Graph
-    env: Any
+    env: BindEnv
     spec: MiddlewareSpec
 
     @property
     def base_dir(self) -> str:
-        return getattr(self.env, "base_dir", ".")
+        return self.env.base_dir
 
-    def model(self, text: str | None = None) -> Any:
+    def model(self, text: str | None = None) -> ChatModel:
         """The chat model `text` names ("provider:name"), or the agent's own model."""
-        from ..agent import model_spec_from_string, resolve_model
+        if text is not None:
+            return resolve_model(model_spec(text, span=self.spec.span), self.base_dir)
+        assert self.graph.agent is not None, "middleware is bound only to an agent's graph"
+        return resolve_model(self.graph.agent.model, self.base_dir)
 
-        agent = self.graph.agent
-        spec = agent.model if text is None else model_spec_from_string(text, self.spec.span)
-        return resolve_model(spec, self.base_dir)
+
+@runtime_checkable
+class Bindable(Protocol):
+    """A middleware that wants to know its agent (agentc's extension of the protocol)."""
+
+    def agentc_bind(self, info: BindInfo) -> None: ...
 
 
 BOUND_MIDDLEWARE: Slot[tuple[BoundMiddleware, ...]] = Slot("agent middleware")
 
 
-def resolve_refs(value: Any, env: Any) -> Any:
+def resolve_refs(value: Any, env: BindEnv) -> Any:
     """Config values with `{"$import": "module:attr"}` replaced by the objects they name."""
     if isinstance(value, dict):
         if "$import" in value and set(value) <= {"$import", "is_file"}:
@@ -72,7 +84,7 @@ def resolve_refs(value: Any, env: Any) -> Any:
     return value
 
 
-def instantiate(spec: MiddlewareSpec, graph: Graph, env: Any) -> Any:
+def instantiate(spec: MiddlewareSpec, graph: Graph, env: BindEnv) -> object:
     obj = env.load(spec.impl)
     if inspect.isclass(obj):
         config = resolve_refs(dict(spec.config), env)
@@ -82,13 +94,12 @@ def instantiate(spec: MiddlewareSpec, graph: Graph, env: Any) -> Any:
             raise MiddlewareSetupError(
                 f"middleware `{spec.name}` ({spec.impl.key}) rejected its settings: {exc}"
             ) from exc
-    bind = getattr(obj, "agentc_bind", None)
-    if bind is not None:
-        bind(BindInfo(graph, env, spec))
+    if isinstance(obj, Bindable):
+        obj.agentc_bind(BindInfo(graph, env, spec))
     return obj
 
 
-def bound_middleware(graph: Graph, env: Any) -> tuple[BoundMiddleware, ...]:
+def bound_middleware(graph: Graph, env: BindEnv) -> tuple[BoundMiddleware, ...]:
     """The agent's middleware objects, built on first use and shared afterwards."""
     specs = graph.agent.middleware if graph.agent is not None else []
     return env.shared(
@@ -98,7 +109,7 @@ def bound_middleware(graph: Graph, env: Any) -> tuple[BoundMiddleware, ...]:
     )
 
 
-def middleware_of(compiled: Any, name: str) -> Any:
+def middleware_of(compiled: CompiledGraph, name: str) -> object:
     """The middleware object `name` of a compiled agent (for tests and examples)."""
     graph = compiled.graph
     for b in bound_middleware(graph, compiled.env):

@@ -1,4 +1,4 @@
-"""Budgets: tokens, cost and wall-clock time per run and per thread (issue 6, part 3).
+"""Budgets: tokens, cost and wall-clock time per run and per thread.
 
 Input: the limits (`tokens`, `cost` in USD, `time` in seconds; `thread_tokens`,
 `thread_cost`, `thread_time`), `exit_behavior` ("end" | "error" | "ask") and optional
@@ -19,10 +19,11 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ..messages import AIMessage
-from .base import AgentMiddleware, ExitBehavior, hook_config
+from .base import AgentMiddleware, AgentRuntime, ExitBehavior, StateUpdate, ask_person, hook_config
+from .binding import BindInfo
 
 
 class BudgetExceededError(Exception):
@@ -36,11 +37,15 @@ class Usage:
     started: float = field(default_factory=time.monotonic)
     waived: bool = False
 
-    def amount(self, kind: str) -> float:
-        return time.monotonic() - self.started if kind == "time" else getattr(self, kind)
+    def amount(self, kind: Kind) -> float:
+        if kind == "time":
+            return time.monotonic() - self.started
+        return self.tokens if kind == "tokens" else self.cost
 
 
-UNITS = {"tokens": "tokens", "cost": "USD", "time": "s"}
+Scope = Literal["run", "thread"]
+Kind = Literal["tokens", "cost", "time"]
+UNITS: dict[Kind, str] = {"tokens": "tokens", "cost": "USD", "time": "s"}
 
 
 class Budgets(AgentMiddleware):
@@ -56,7 +61,7 @@ class Budgets(AgentMiddleware):
         exit_behavior: str = "end",
         prices: Mapping[str, float] | None = None,
     ) -> None:
-        self.limits = {
+        given: dict[tuple[Scope, Kind], float | None] = {
             ("run", "tokens"): tokens,
             ("run", "cost"): cost,
             ("run", "time"): time,
@@ -64,7 +69,7 @@ class Budgets(AgentMiddleware):
             ("thread", "cost"): thread_cost,
             ("thread", "time"): thread_time,
         }
-        self.limits = {k: v for k, v in self.limits.items() if v is not None}
+        self.limits = {k: v for k, v in given.items() if v is not None}
         if not self.limits:
             raise ValueError("Budgets needs at least one limit (tokens, cost, time, thread_…)")
         self.exit_behavior = ExitBehavior(exit_behavior)
@@ -74,13 +79,13 @@ class Budgets(AgentMiddleware):
         # thread → the run usage of a run paused by "ask": its resume (a new run id) goes on
         # from it, so the question is asked again and answered, not skipped by a reset count.
         self.asking: dict[str, Usage] = {}
-        self._info: Any = None
+        self._info: BindInfo | None = None
 
-    def agentc_bind(self, info: Any) -> None:
+    def agentc_bind(self, info: BindInfo) -> None:
         self._info = info
 
-    def usage(self, runtime: Any) -> tuple[Usage, Usage]:
-        run = str(getattr(getattr(runtime, "task", None), "run_id", "") or "")
+    def usage(self, runtime: AgentRuntime) -> tuple[Usage, Usage]:
+        run = runtime.run_id
         thread = self._thread_key(runtime)
         if len(self.runs) > 256:
             self.runs.pop(next(iter(self.runs)))
@@ -88,10 +93,8 @@ class Budgets(AgentMiddleware):
             self.runs[run] = self.asking.pop(thread)
         return self.runs.setdefault(run, Usage()), self.threads.setdefault(thread, Usage())
 
-    def _thread_key(self, runtime: Any) -> str:
-        task = getattr(runtime, "task", None)
-        run = str(getattr(task, "run_id", "") or "")
-        return str(getattr(getattr(task, "config", None), "thread_id", None) or run)
+    def _thread_key(self, runtime: AgentRuntime) -> str:
+        return runtime.thread_id or runtime.run_id
 
     def over(self, run: Usage, thread: Usage) -> list[str]:
         """Every exceeded limit, as text ("run tokens 1200/1000")."""
@@ -103,7 +106,7 @@ class Budgets(AgentMiddleware):
         return out
 
     @hook_config(can_jump_to=["end"])
-    def before_model(self, state: Mapping[str, Any], runtime: Any) -> dict[str, Any] | None:
+    def before_model(self, state: Mapping[str, Any], runtime: AgentRuntime) -> StateUpdate | None:
         run, thread = self.usage(runtime)
         exceeded = [] if run.waived else self.over(run, thread)
         if not exceeded:
@@ -113,8 +116,8 @@ class Budgets(AgentMiddleware):
             raise BudgetExceededError(text)
         if self.exit_behavior is ExitBehavior.ASK:
             self.asking[self._thread_key(runtime)] = run
-            answer = runtime.task.interrupt(
-                {"type": "budget", "exceeded": exceeded, "question": f"{text}. Continue?"}
+            answer = ask_person(
+                runtime, {"type": "budget", "exceeded": exceeded, "question": f"{text}. Continue?"}
             )
             self.asking.pop(self._thread_key(runtime), None)
             if answer in (True, "yes", "y", "continue") or (
@@ -124,11 +127,11 @@ class Budgets(AgentMiddleware):
                 return None
         return {"jump_to": "end", "messages": [AIMessage(content=text)]}
 
-    def after_model(self, state: Mapping[str, Any], runtime: Any) -> None:
+    def after_model(self, state: Mapping[str, Any], runtime: AgentRuntime) -> None:
         ai = next(
             (m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None
         )
-        usage = getattr(ai, "usage_metadata", None)
+        usage = ai.usage_metadata if ai is not None else None
         if usage is None:
             return None
         cost = self.cost(usage.input_tokens, usage.output_tokens)
@@ -140,10 +143,10 @@ class Budgets(AgentMiddleware):
     def cost(self, tokens_in: int, tokens_out: int) -> float:
         prices = self.prices
         if prices is None and self._info is not None:
-            profile = getattr(self._info.model(), "profile", None)
+            profile = self._info.model().profile
             prices = {
-                "input": getattr(profile, "input_price_per_mtok", None) or 0.0,
-                "output": getattr(profile, "output_price_per_mtok", None) or 0.0,
+                "input": profile.input_price_per_mtok or 0.0,
+                "output": profile.output_price_per_mtok or 0.0,
             }
             self.prices = prices
         prices = prices or {}

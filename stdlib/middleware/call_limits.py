@@ -17,16 +17,18 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Annotated, Any, NotRequired
 
-from ..messages import AIMessage, ToolMessage
-from .base import AgentMiddleware, ExitBehavior, tool_call_dict
+from ..messages import AIMessage, BaseMessage, ToolMessage
+from .base import (
+    AgentMiddleware,
+    AgentRuntime,
+    ExitBehavior,
+    StateUpdate,
+    ToolCallDict,
+    tool_call_dict,
+)
 from .state import AgentState, PrivateStateAttr
 
 RUNS_KEPT = 256  # run counters of finished runs are dropped oldest first
-
-
-def run_id(runtime: Any) -> str:
-    task = getattr(runtime, "task", None)
-    return str(getattr(task, "run_id", "") or "")
 
 
 class RunCounters:
@@ -92,9 +94,9 @@ class ModelCallLimit(AgentMiddleware):
             raise ValueError(f"Invalid exit_behavior: {exit_behavior}. Must be 'end' or 'error'")
         self.counters = RunCounters()
 
-    def before_model(self, state: Mapping[str, Any], runtime: Any) -> dict[str, Any] | None:
+    def before_model(self, state: Mapping[str, Any], runtime: AgentRuntime) -> StateUpdate | None:
         thread_count = int(state.get("thread_model_call_count") or 0)
-        run_count = self.counters.of(run_id(runtime)).get("model", 0)
+        run_count = self.counters.of(runtime.run_id).get("model", 0)
         over = (self.thread_limit is not None and thread_count >= self.thread_limit) or (
             self.run_limit is not None and run_count >= self.run_limit
         )
@@ -107,8 +109,8 @@ class ModelCallLimit(AgentMiddleware):
         text = model_limit_message(thread_count, run_count, self.thread_limit, self.run_limit)
         return {"jump_to": "end", "messages": [AIMessage(content=text)]}
 
-    def after_model(self, state: Mapping[str, Any], runtime: Any) -> dict[str, Any]:
-        counts = self.counters.of(run_id(runtime))
+    def after_model(self, state: Mapping[str, Any], runtime: AgentRuntime) -> StateUpdate:
+        counts = self.counters.of(runtime.run_id)
         counts["model"] = counts.get("model", 0) + 1
         return {
             "thread_model_call_count": int(state.get("thread_model_call_count") or 0) + 1,
@@ -208,10 +210,11 @@ class ToolCallLimit(AgentMiddleware):
         )
 
     def split(
-        self, calls: list[dict[str, Any]], thread_count: int, run_count: int
-    ) -> tuple[list[dict], list[dict], int, int]:
+        self, calls: list[ToolCallDict], thread_count: int, run_count: int
+    ) -> tuple[list[ToolCallDict], list[ToolCallDict], int, int]:
         """The calls (of this filter) allowed and blocked, and the counts after them."""
-        allowed, blocked = [], []
+        allowed: list[ToolCallDict] = []
+        blocked: list[ToolCallDict] = []
         for call in calls:
             if self.tool_name is not None and call["name"] != self.tool_name:
                 continue
@@ -222,15 +225,15 @@ class ToolCallLimit(AgentMiddleware):
                 thread_count, run_count = thread_count + 1, run_count + 1
         return allowed, blocked, thread_count, run_count
 
-    def after_model(self, state: Mapping[str, Any], runtime: Any) -> dict[str, Any] | None:
+    def after_model(self, state: Mapping[str, Any], runtime: AgentRuntime) -> StateUpdate | None:
         ai = next(
             (m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None
         )
         if ai is None or not ai.tool_calls:
             return None
         key = self.tool_name or "__all__"
-        threads = dict(state.get("thread_tool_call_count") or {})
-        runs = self.counters.of(run_id(runtime))
+        threads: dict[str, int] = dict(state.get("thread_tool_call_count") or {})
+        runs = self.counters.of(runtime.run_id)
         thread_now, run_now = threads.get(key, 0), runs.get(key, 0)
         calls = [tool_call_dict(c) for c in ai.tool_calls]
         allowed, blocked, thread_new, run_new = self.split(calls, thread_now, run_now)
@@ -242,12 +245,12 @@ class ToolCallLimit(AgentMiddleware):
 
     def _blocked(
         self,
-        calls: list[dict],
-        blocked: list[dict],
-        counters: dict[str, Any],
+        calls: list[ToolCallDict],
+        blocked: list[ToolCallDict],
+        counters: dict[str, dict[str, int]],
         thread_now: int,
         key: str,
-    ) -> dict[str, Any]:
+    ) -> StateUpdate:
         threads, runs = counters["thread_tool_call_count"], counters["run_tool_call_count"]
         if self.exit_behavior is ExitBehavior.ERROR:
             raise ToolCallLimitExceededError(
@@ -257,7 +260,7 @@ class ToolCallLimit(AgentMiddleware):
                 self.run_limit,
                 self.tool_name,
             )
-        answers: list[Any] = [_error(c, tool_blocked_text(self.tool_name)) for c in blocked]
+        answers: list[BaseMessage] = [_error(c, tool_blocked_text(self.tool_name)) for c in blocked]
         if self.exit_behavior is ExitBehavior.CONTINUE:
             return {**counters, "messages": answers}
         blocked_ids = {c["id"] for c in blocked}
@@ -277,9 +280,9 @@ class ToolCallLimit(AgentMiddleware):
         return {**counters, "jump_to": "end", "messages": answers}
 
 
-def _error(call: Mapping[str, Any], text: str) -> ToolMessage:
+def _error(call: ToolCallDict, text: str) -> ToolMessage:
     return ToolMessage(
-        content=text, tool_call_id=call["id"] or "", name=call.get("name"), status="error"
+        content=text, tool_call_id=call["id"] or "", name=call["name"], status="error"
     )
 
 

@@ -6,6 +6,9 @@ declared outermost (LangChain's `_chain_model_call_handlers`). One async core: a
 is awaited; a sync `wrap_*` runs in a worker thread with a blocking `handler` that hands the
 inner call back to the event loop (so a LangChain-style sync wrapper ports unchanged and
 `interrupt()` still finds its task); a sync node hook runs inline.
+
+This is the one place that looks a LangChain hook up on a middleware object: a class
+defines any hooks it likes, so they are found by name here, once, at bind time.
 """
 
 from __future__ import annotations
@@ -14,21 +17,35 @@ import asyncio
 import concurrent.futures
 import contextvars
 import inspect
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import Any, TypeVar
 
 from ...ir import HookPoint
-from .base import as_model_response
+from ...runtime.types import Command
+from ..tools import ToolResult
+from .base import (
+    AgentRuntime,
+    ModelRequest,
+    ModelResult,
+    StateUpdate,
+    ToolCallRequest,
+    as_model_response,
+)
 
-Handler = Callable[[Any], Awaitable[Any]]
+Req = TypeVar("Req")
+Res = TypeVar("Res")
+T = TypeVar("T")
+
+Handler = Callable[[Req], Coroutine[Any, Any, Res]]  # `handler(request)`, as wrappers call it
+Wrapper = Callable[[Req, Handler[Req, Res]], Coroutine[Any, Any, Any]]  # normalised by the chain
+ModelHandler = Handler[ModelRequest, ModelResult]
+ToolHandler = Handler[ToolCallRequest, ToolResult]
+NodeHook = Callable[
+    [Mapping[str, Any], AgentRuntime], Coroutine[Any, Any, StateUpdate | Command | None]
+]
 
 
-async def call_hook(obj: Any, point: HookPoint, state: Any, runtime: Any) -> Any:
-    """Run one node hook (`before_model` …): the async twin when the object has one."""
-    return await hook_caller(obj, point)(state, runtime)
-
-
-def hook_caller(obj: Any, point: HookPoint) -> Callable[[Any, Any], Awaitable[Any]]:
+def hook_caller(obj: object, point: HookPoint) -> NodeHook:
     """`obj`'s hook at `point` as an async function, resolved once (bind time)."""
     method = getattr(obj, "a" + point.value, None)
     if method is None:
@@ -37,15 +54,16 @@ def hook_caller(obj: Any, point: HookPoint) -> Callable[[Any, Any], Awaitable[An
         raise TypeError(f"middleware `{getattr(obj, 'name', obj)}` has no `{point.value}` hook")
     if inspect.iscoroutinefunction(method):
         return method
+    sync = method
 
-    async def call(state: Any, runtime: Any) -> Any:
-        out = method(state, runtime)
+    async def call(state: Mapping[str, Any], runtime: AgentRuntime) -> Any:
+        out = sync(state, runtime)
         return await out if inspect.isawaitable(out) else out
 
     return call
 
 
-def wrapper(obj: Any, point: HookPoint) -> Callable[[Any, Handler], Awaitable[Any]] | None:
+def wrapper(obj: object, point: HookPoint) -> Wrapper[Any, Any] | None:
     """`obj`'s wrap hook as an async `(request, handler)` function, or None."""
     name = "wrap_model_call" if point is not HookPoint.WRAP_TOOL_CALL else "wrap_tool_call"
     amethod = getattr(obj, "a" + name, None)
@@ -55,11 +73,11 @@ def wrapper(obj: Any, point: HookPoint) -> Callable[[Any, Handler], Awaitable[An
     return _threaded(method) if method is not None else None
 
 
-def _threaded(method: Callable[[Any, Any], Any]) -> Callable[[Any, Handler], Awaitable[Any]]:
-    async def run(request: Any, handler: Handler) -> Any:
+def _threaded(method: Callable[[Req, Callable[[Req], Res]], Any]) -> Wrapper[Req, Res]:
+    async def run(request: Req, handler: Handler[Req, Res]) -> Any:
         loop = asyncio.get_running_loop()
 
-        def blocking_handler(req: Any) -> Any:
+        def blocking_handler(req: Req) -> Res:
             return _run_on_loop(loop, handler(req))
 
         return await asyncio.to_thread(method, request, blocking_handler)
@@ -67,20 +85,20 @@ def _threaded(method: Callable[[Any, Any], Any]) -> Callable[[Any, Handler], Awa
     return run
 
 
-def _run_on_loop(loop: asyncio.AbstractEventLoop, coro: Any) -> Any:
+def _run_on_loop(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T]) -> T:
     """Run `coro` on `loop` from a worker thread, in the worker's context (the task's
     contextvars travel, so `interrupt()` inside a tool still finds its task)."""
     context = contextvars.copy_context()
-    done: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    done: concurrent.futures.Future[T] = concurrent.futures.Future()
 
     def start() -> None:
         task = loop.create_task(coro, context=context)
 
-        def finish(t: asyncio.Task[Any]) -> None:
+        def finish(t: asyncio.Task[T]) -> None:
             if t.cancelled():
                 done.cancel()
-            elif t.exception() is not None:
-                done.set_exception(t.exception())
+            elif (exc := t.exception()) is not None:
+                done.set_exception(exc)
             else:
                 done.set_result(t.result())
 
@@ -91,10 +109,10 @@ def _run_on_loop(loop: asyncio.AbstractEventLoop, coro: Any) -> Any:
 
 
 def compose(
-    wrappers: Sequence[Callable[[Any, Handler], Awaitable[Any]]],
-    inner: Handler,
-    normalize: Callable[[Any], Any] = lambda r: r,
-) -> Handler:
+    wrappers: Sequence[Wrapper[Req, Res]],
+    inner: Handler[Req, Res],
+    normalize: Callable[[Any], Res],
+) -> Handler[Req, Res]:
     """One handler: `wrappers[0]` outermost, `inner` innermost; each layer's answer is
     normalised before the next layer out sees it."""
     handler = inner
@@ -104,19 +122,23 @@ def compose(
 
 
 def _layer(
-    w: Callable[[Any, Handler], Awaitable[Any]], inner: Handler, normalize: Callable[[Any], Any]
-) -> Handler:
-    async def call(request: Any) -> Any:
+    w: Wrapper[Req, Res], inner: Handler[Req, Res], normalize: Callable[[Any], Res]
+) -> Handler[Req, Res]:
+    async def call(request: Req) -> Res:
         return normalize(await w(request, inner))
 
     return call
 
 
-def model_chain(objects: Sequence[Any], inner: Handler) -> Handler:
+def _as_is(result: Any) -> ToolResult:
+    return result
+
+
+def model_chain(objects: Sequence[object], inner: ModelHandler) -> ModelHandler:
     ws = [w for o in objects if (w := wrapper(o, HookPoint.WRAP_MODEL_CALL)) is not None]
     return compose(ws, inner, as_model_response)
 
 
-def tool_chain(objects: Sequence[Any], inner: Handler) -> Handler:
+def tool_chain(objects: Sequence[object], inner: ToolHandler) -> ToolHandler:
     ws = [w for o in objects if (w := wrapper(o, HookPoint.WRAP_TOOL_CALL)) is not None]
-    return compose(ws, inner)
+    return compose(ws, inner, _as_is)

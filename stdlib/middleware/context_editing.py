@@ -12,16 +12,22 @@ set), its AI call's arguments too with `clear_tool_inputs`. State is never chang
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..messages import AIMessage, BaseMessage, ToolMessage
-from .base import AgentMiddleware
-from .tokens import count_tokens_approximately
+from .base import AgentMiddleware, ModelRequest, ModelResult
+from .chain import ModelHandler
+from .tokens import Counter, count_tokens_approximately
 
 PLACEHOLDER = "[cleared]"
-Counter = Callable[[Sequence[BaseMessage]], int]
+
+
+class ContextEdit(Protocol):
+    """One edit of the messages a model call is sent (LangChain's `ContextEdit`)."""
+
+    def apply(self, messages: list[BaseMessage], *, count_tokens: Counter) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +64,7 @@ class ClearToolUsesEdit:
         if at is None:
             return False
         ai = messages[at]
+        assert isinstance(ai, AIMessage)
         call = next((c for c in ai.tool_calls if c.id == tool_message.tool_call_id), None)
         if call is None or (tool_message.name or call.name) in set(self.exclude_tools):
             return False
@@ -90,7 +97,7 @@ def cleared_inputs(message: AIMessage, call_id: str) -> AIMessage:
 EDIT_TYPES = {"clear_tool_uses": ClearToolUsesEdit}
 
 
-def make_edit(raw: Any) -> Any:
+def make_edit(raw: Mapping[str, Any] | ContextEdit) -> ContextEdit:
     if not isinstance(raw, Mapping):
         return raw  # an edit object given from Python
     options = dict(raw)
@@ -108,7 +115,7 @@ class ContextEditing(AgentMiddleware):
     def __init__(
         self,
         *,
-        edits: Sequence[Any] | None = None,
+        edits: Sequence[Mapping[str, Any] | ContextEdit] | None = None,
         token_count_method: str = "approximate",
         token_counter: Counter | None = None,
     ) -> None:
@@ -118,7 +125,7 @@ class ContextEditing(AgentMiddleware):
         self.token_count_method = token_count_method
         self.count = token_counter or count_tokens_approximately
 
-    async def awrap_model_call(self, request: Any, handler: Any) -> Any:
+    async def awrap_model_call(self, request: ModelRequest, handler: ModelHandler) -> ModelResult:
         if not request.messages:
             return await handler(request)
         edited = list(request.messages)  # messages are frozen: a new list is a copy

@@ -4,52 +4,59 @@ Input: a function `fn(state, runtime)` (`@before_agent`, `@before_model`, `@afte
 `@after_agent`), `fn(request, handler)` (`@wrap_model_call`, `@wrap_tool_call`) or
 `fn(request) -> str | SystemMessage` (`@dynamic_prompt`), sync or async. Output: an instance
 of a fresh `AgentMiddleware` subclass named after the function (or `name=`), so
-`type(log_turn).__name__ == "log_turn"` and `isinstance(log_turn, AgentMiddleware)` as in
-seed 002. An async function becomes the `a`-prefixed hook; `can_jump_to` is recorded on the
-hook (the compiler reads it from the decorator statically).
+`type(log_turn).__name__ == "log_turn"` and `isinstance(log_turn, AgentMiddleware)`. An
+async function becomes the `a`-prefixed hook; `can_jump_to` is recorded on the hook (the
+compiler reads it from the decorator statically).
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, overload
 
 from ..messages import SystemMessage
-from .base import AgentMiddleware
+from .base import AgentMiddleware, ModelRequest, ModelResult, ToolLike
+
+HookFn = Callable[..., Any]  # (state, runtime) or (request, handler), sync or async
+WRAPPERS = ("wrap_model_call", "wrap_tool_call")
+
+
+def _sync_hook(fn: HookFn, method: str) -> Callable[..., Any]:
+    if method in WRAPPERS:
+
+        def wrap(self: AgentMiddleware, request: Any, handler: Any) -> Any:
+            return fn(request, handler)
+
+        return wrap
+
+    def hook(self: AgentMiddleware, state: Any, runtime: Any) -> Any:
+        return fn(state, runtime)
+
+    return hook
+
+
+def _async_hook(fn: HookFn) -> Callable[..., Any]:
+    async def ahook(self: AgentMiddleware, *args: Any) -> Any:
+        return await fn(*args)
+
+    return ahook
 
 
 def _build(
-    fn: Callable[..., Any],
+    fn: HookFn,
     method: str,
     *,
     name: str | None,
     can_jump_to: Sequence[str] | None,
-    state_schema: Any,
-    tools: Sequence[Any] | None,
+    state_schema: type | None,
+    tools: Sequence[ToolLike] | None,
 ) -> AgentMiddleware:
     is_async = inspect.iscoroutinefunction(fn)
     attr = f"a{method}" if is_async else method
-
-    if method in ("wrap_model_call", "wrap_tool_call"):
-
-        def hook(self: Any, request: Any, handler: Any) -> Any:
-            return fn(request, handler)
-    else:
-
-        def hook(self: Any, state: Any, runtime: Any) -> Any:
-            return fn(state, runtime)
-
-    if is_async:
-
-        async def ahook(self: Any, *args: Any) -> Any:
-            return await fn(*args)
-
-        chosen: Any = ahook
-    else:
-        chosen = hook
+    chosen = _async_hook(fn) if is_async else _sync_hook(fn, method)
     chosen.__name__ = attr
-    chosen.__can_jump_to__ = list(can_jump_to or [])
+    chosen.__can_jump_to__ = list(can_jump_to or [])  # type: ignore[attr-defined] - a marker
     body: dict[str, Any] = {
         attr: chosen,
         "__module__": getattr(fn, "__module__", __name__),
@@ -62,19 +69,52 @@ def _build(
     return cls()
 
 
-def _decorator(method: str) -> Callable[..., Any]:
-    def decorator(
-        func: Callable[..., Any] | None = None,
+class HookDecorator:
+    """`@before_model`, `@before_model(name=…, can_jump_to=[…])` and the like."""
+
+    def __init__(self, method: str) -> None:
+        self.method = method
+        self.__name__ = self.__qualname__ = method
+        self.__doc__ = f"Make `fn` a middleware whose `{method}` hook it is."
+
+    def __repr__(self) -> str:
+        return f"<middleware decorator {self.method}>"
+
+    @overload
+    def __call__(
+        self,
+        func: HookFn,
         *,
-        state_schema: Any = None,
-        tools: Sequence[Any] | None = None,
+        state_schema: type | None = None,
+        tools: Sequence[ToolLike] | None = None,
         can_jump_to: Sequence[str] | None = None,
         name: str | None = None,
-    ) -> Any:
-        def wrap(fn: Callable[..., Any]) -> AgentMiddleware:
+    ) -> AgentMiddleware: ...
+
+    @overload
+    def __call__(
+        self,
+        func: None = None,
+        *,
+        state_schema: type | None = None,
+        tools: Sequence[ToolLike] | None = None,
+        can_jump_to: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> Callable[[HookFn], AgentMiddleware]: ...
+
+    def __call__(
+        self,
+        func: HookFn | None = None,
+        *,
+        state_schema: type | None = None,
+        tools: Sequence[ToolLike] | None = None,
+        can_jump_to: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> AgentMiddleware | Callable[[HookFn], AgentMiddleware]:
+        def wrap(fn: HookFn) -> AgentMiddleware:
             return _build(
                 fn,
-                method,
+                self.method,
                 name=name,
                 can_jump_to=can_jump_to,
                 state_schema=state_schema,
@@ -83,25 +123,39 @@ def _decorator(method: str) -> Callable[..., Any]:
 
         return wrap(func) if func is not None else wrap
 
-    decorator.__name__ = method
-    decorator.__doc__ = f"Make `fn` a middleware whose `{method}` hook it is."
-    return decorator
+
+before_agent = HookDecorator("before_agent")
+before_model = HookDecorator("before_model")
+after_model = HookDecorator("after_model")
+after_agent = HookDecorator("after_agent")
+wrap_model_call = HookDecorator("wrap_model_call")
+wrap_tool_call = HookDecorator("wrap_tool_call")
+
+PromptFn = Callable[[ModelRequest], str | SystemMessage | Awaitable[str | SystemMessage]]
 
 
-before_agent = _decorator("before_agent")
-before_model = _decorator("before_model")
-after_model = _decorator("after_model")
-after_agent = _decorator("after_agent")
-wrap_model_call = _decorator("wrap_model_call")
-wrap_tool_call = _decorator("wrap_tool_call")
+@overload
+def dynamic_prompt(func: PromptFn, *, name: str | None = None) -> AgentMiddleware: ...
 
 
-def dynamic_prompt(func: Callable[..., Any] | None = None, *, name: str | None = None) -> Any:
+@overload
+def dynamic_prompt(
+    func: None = None, *, name: str | None = None
+) -> Callable[[PromptFn], AgentMiddleware]: ...
+
+
+def dynamic_prompt(
+    func: PromptFn | None = None, *, name: str | None = None
+) -> AgentMiddleware | Callable[[PromptFn], AgentMiddleware]:
     """`fn(request) -> str | SystemMessage`: the system prompt of each model call,
     recomputed every call (B1: never saved in the state)."""
 
-    def wrap(fn: Callable[..., Any]) -> AgentMiddleware:
-        async def awrap_model_call(self: Any, request: Any, handler: Any) -> Any:
+    def wrap(fn: PromptFn) -> AgentMiddleware:
+        async def awrap_model_call(
+            self: AgentMiddleware,
+            request: ModelRequest,
+            handler: Callable[[ModelRequest], Awaitable[ModelResult]],
+        ) -> ModelResult:
             prompt = fn(request)
             if inspect.isawaitable(prompt):
                 prompt = await prompt

@@ -21,13 +21,14 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from ..tools import make_tool
 from .base import AgentMiddleware
+from .binding import BindInfo
 
 NO_FILES = "No files found"
 NO_MATCHES = "No matches found"
@@ -58,7 +59,7 @@ class FileSearch(AgentMiddleware):
             make_tool(self.grep_search, name="grep_search"),
         ]
 
-    def agentc_bind(self, info) -> None:
+    def agentc_bind(self, info: BindInfo) -> None:
         """A relative `root_path` is relative to the `.agent` file's folder."""
         if not Path(self.root_text).is_absolute():
             self.root = (Path(info.base_dir) / self.root_text).resolve()
@@ -133,8 +134,9 @@ class FileSearch(AgentMiddleware):
                 f"pattern `{pattern}` is refused: it would leave the searchable folder"
             )
 
-    def _confined(self, paths) -> Found:
-        kept, outside = [], 0
+    def _confined(self, paths: Iterable[Path]) -> Found:
+        kept: list[Path] = []
+        outside = 0
         for p in paths:
             if not _within(p.resolve(), self.root):
                 outside += 1

@@ -17,12 +17,26 @@ ids, a wrong count, or a decision a tool does not allow are errors (D11).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, NotRequired
+from dataclasses import dataclass
+from typing import Annotated, Any, NotRequired, TypedDict
 
+from ...runtime.types import Command
 from ..messages import AIMessage, ToolMessage
-from .base import AgentMiddleware, ToolCallRequest, tool_call_dict
+from ..tools import Tool, ToolResult, ToolRuntime
+from .base import (
+    AgentMiddleware,
+    AgentRuntime,
+    StateUpdate,
+    ToolCallDict,
+    ToolCallRequest,
+    ask_person,
+    tool_call_dict,
+)
+from .binding import BindInfo
+from .chain import ToolHandler
 from .state import AgentState, PrivateStateAttr
 
 EDITED_KEY = "hitl_edited_tool_calls"
@@ -33,12 +47,32 @@ EDIT_NOTICE = (
     "This was intentional and authorized. Do not re-issue your original call."
 )
 
+Runtime = AgentRuntime | ToolRuntime | None
+Decision = Mapping[str, Any]  # {"type": "approve" | "edit" | …, …}, checked by check_allowed
+Describe = Callable[[ToolCallDict, Mapping[str, Any], Runtime], str]
+
 
 class ReviewError(ValueError):
     """A review answer that does not fit the request (D11)."""
 
 
-def answer_message(call: Mapping[str, Any], decision: Mapping[str, Any]) -> ToolMessage:
+@dataclass(frozen=True, slots=True)
+class ReviewRule:
+    """How one tool's calls are reviewed (an `interrupt_on` entry, D9)."""
+
+    allowed_decisions: tuple[str, ...]
+    description: str | Describe | None = None
+    when: Callable[[ToolCallRequest], bool] | None = None  # None: every call
+
+
+class EditedCall(TypedDict):
+    """The call a reviewer's edit runs instead of the model's."""
+
+    name: str
+    args: dict[str, Any]
+
+
+def answer_message(call: ToolCallDict, decision: Decision) -> ToolMessage:
     """D12: what the model reads instead of the tool's result (reject / respond)."""
     if decision["type"] == "respond":
         content = decision["message"]
@@ -58,13 +92,13 @@ def answer_message(call: Mapping[str, Any], decision: Mapping[str, Any]) -> Tool
     )
 
 
-def resolve_rules(interrupt_on: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+def resolve_rules(interrupt_on: Mapping[str, bool | Mapping[str, Any]]) -> dict[str, ReviewRule]:
     """D9: true → every decision allowed; false → waved through; a map needs decisions."""
-    rules: dict[str, dict[str, Any]] = {}
+    rules: dict[str, ReviewRule] = {}
     for name, rule in interrupt_on.items():
         if isinstance(rule, bool):
             if rule:
-                rules[name] = {"allowed_decisions": list(DECISIONS)}
+                rules[name] = ReviewRule(DECISIONS)
             continue
         allowed = rule.get("allowed_decisions") if isinstance(rule, Mapping) else None
         if not allowed:
@@ -78,7 +112,7 @@ def resolve_rules(interrupt_on: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
                 f"`interrupt_on` for tool '{name}' allows unknown decisions "
                 f"{bad}; use {list(DECISIONS)}"
             )
-        rules[name] = dict(rule)
+        rules[name] = ReviewRule(tuple(allowed), rule.get("description"), rule.get("when"))
     return rules
 
 
@@ -93,7 +127,7 @@ class HumanInTheLoop(AgentMiddleware):
 
     def __init__(
         self,
-        interrupt_on: Mapping[str, Any],
+        interrupt_on: Mapping[str, bool | Mapping[str, Any]],
         *,
         description_prefix: str = "Tool execution requires approval",
         edit_notice: str | None = EDIT_NOTICE,
@@ -109,8 +143,9 @@ class HumanInTheLoop(AgentMiddleware):
         self.interrupt_mode = interrupt_mode
         self.tool_names: tuple[str, ...] = ()
 
-    def agentc_bind(self, info: Any) -> None:
+    def agentc_bind(self, info: BindInfo) -> None:
         agent = info.graph.agent
+        assert agent is not None, "middleware is bound only to an agent's graph"
         self.tool_names = tuple(t.name for t in agent.tools) + tuple(
             t.name for m in agent.middleware for t in m.tools
         )
@@ -122,25 +157,24 @@ class HumanInTheLoop(AgentMiddleware):
     # ---- requests
 
     def gated(
-        self, call: Mapping[str, Any], state: Mapping[str, Any], runtime: Any, tool: Any = None
-    ) -> dict[str, Any] | None:
+        self,
+        call: ToolCallDict,
+        state: Mapping[str, Any],
+        runtime: Runtime,
+        tool: Tool | None = None,
+    ) -> ReviewRule | None:
         """The rule for `call` when it must be reviewed (D9), else None."""
         rule = self.interrupt_on.get(call["name"])
         if rule is None:
             return None
-        when: Callable[[Any], bool] | None = rule.get("when")
-        if when is not None and not when(ToolCallRequest(call, tool, state, runtime)):
+        if rule.when is not None and not rule.when(ToolCallRequest(call, tool, state, runtime)):
             return None  # D9: re-evaluated on resume, as LangChain's
         return rule
 
     def describe(
-        self,
-        call: Mapping[str, Any],
-        rule: Mapping[str, Any],
-        state: Mapping[str, Any],
-        runtime: Any,
+        self, call: ToolCallDict, rule: ReviewRule, state: Mapping[str, Any], runtime: Runtime
     ) -> str:
-        text = rule.get("description")
+        text = rule.description
         if callable(text):
             return text(call, state, runtime)
         if text is not None:
@@ -149,7 +183,7 @@ class HumanInTheLoop(AgentMiddleware):
 
     # ---- batched mode (after_model)
 
-    def after_model(self, state: Mapping[str, Any], runtime: Any) -> dict[str, Any] | None:
+    def after_model(self, state: Mapping[str, Any], runtime: AgentRuntime) -> StateUpdate | None:
         if self.interrupt_mode != "batched":
             return None
         ai = next(
@@ -173,39 +207,41 @@ class HumanInTheLoop(AgentMiddleware):
                 for c, r in gated
             ],
             "review_configs": [
-                {"action_name": c["name"], "allowed_decisions": list(r["allowed_decisions"])}
+                {"action_name": c["name"], "allowed_decisions": list(r.allowed_decisions)}
                 for c, r in gated
             ],
         }
-        answer = _interrupt(runtime, request)
+        answer = ask_person(runtime, request)
         decisions = match_decisions(answer, [c for c, _ in gated])
-        answers, edited = [], {}
+        answers: list[ToolMessage] = []
+        edited: dict[str, EditedCall] = {}
         for call, rule in gated:
-            decision = decisions[id(call)]
-            check_allowed(decision, call, rule)
+            decision = check_allowed(decisions[id(call)], call, rule)
             if decision["type"] == "edit" and call.get("id"):
-                edited[call["id"]] = _edited_action(decision, call)
+                edited[call["id"] or ""] = _edited_action(decision, call)
             elif decision["type"] in ("reject", "respond"):
                 answers.append(answer_message(call, decision))
         return {"messages": answers, EDITED_KEY: edited}
 
     # ---- the tool call (both modes)
 
-    async def awrap_tool_call(self, request: ToolCallRequest, handler: Any) -> Any:
-        executed = None
+    async def awrap_tool_call(self, request: ToolCallRequest, handler: ToolHandler) -> ToolResult:
+        executed: EditedCall | None = None
         if self.interrupt_mode == "per_call":
             resolved = self._per_call(request)
             if isinstance(resolved, ToolMessage):
                 return resolved
             request, executed = resolved
         else:
-            edits = (request.state or {}).get(EDITED_KEY) or {}
+            edits: Mapping[str, EditedCall] = (request.state or {}).get(EDITED_KEY) or {}
             executed = edits.get(request.tool_call.get("id") or "")
             if executed is not None:
                 request = self.apply_edit(request, executed)
         return self.annotate(await handler(request), request, executed)
 
-    def _per_call(self, request: ToolCallRequest) -> tuple[ToolCallRequest, Any] | ToolMessage:
+    def _per_call(
+        self, request: ToolCallRequest
+    ) -> tuple[ToolCallRequest, EditedCall | None] | ToolMessage:
         call = request.tool_call
         rule = self.gated(call, request.state, request.runtime, request.tool)
         if rule is None:
@@ -222,9 +258,9 @@ class HumanInTheLoop(AgentMiddleware):
             "args": call["args"],
             "description": self.describe(call, rule, request.state, request.runtime),
         }
-        decision = _interrupt(request.runtime, value)
-        decision = decision if isinstance(decision, Mapping) else {"type": decision}
-        check_allowed(decision, call, rule)
+        answer = ask_person(request.runtime, value)
+        answer = answer if isinstance(answer, Mapping) else {"type": answer}
+        decision = check_allowed(answer, call, rule)
         if decision["type"] == "approve":
             return request, None
         if decision["type"] == "edit":
@@ -236,8 +272,12 @@ class HumanInTheLoop(AgentMiddleware):
             return self.apply_edit(request, executed), executed
         return answer_message(call, decision)
 
-    def apply_edit(self, request: ToolCallRequest, executed: Mapping[str, Any]) -> Any:
-        call = {**request.tool_call, "name": executed["name"], "args": executed["args"]}
+    def apply_edit(self, request: ToolCallRequest, executed: EditedCall) -> ToolCallRequest:
+        call: ToolCallDict = {
+            **request.tool_call,
+            "name": executed["name"],
+            "args": executed["args"],
+        }
         if executed["name"] == request.tool_call["name"]:
             return request.override(tool_call=call)
         tool = next((t for t in request.available if t.name == executed["name"]), None)
@@ -250,24 +290,26 @@ class HumanInTheLoop(AgentMiddleware):
             )
         return request.override(tool_call=call, tool=tool)
 
-    def notice(self, executed: Mapping[str, Any], has_content: bool) -> str:
+    def notice(self, executed: EditedCall, has_content: bool) -> str:
         text = (
             f"{self.edit_notice} Executed instead: {executed['name']} with arguments "
             f"{json.dumps(executed['args'], default=str)}."
         )
         return f"{text}\n\nTool response:" if has_content else text
 
-    def annotate(self, result: Any, request: ToolCallRequest, executed: Any) -> Any:
+    def annotate(
+        self, result: ToolResult, request: ToolCallRequest, executed: EditedCall | None
+    ) -> ToolResult:
         """D12: an edited call's result starts with the notice (unless edit_notice=None)."""
         if not self.edit_notice or executed is None:
             return result
         if isinstance(result, ToolMessage):
             return self._prepend(result, executed)
-        update = getattr(result, "update", None)
+        if not isinstance(result, Command):
+            return result
+        update = result.update
         if not isinstance(update, Mapping) or not isinstance(update.get("messages"), list):
             return result
-        import dataclasses
-
         cid = request.tool_call.get("id")
         messages = [
             self._prepend(m, executed)
@@ -277,7 +319,7 @@ class HumanInTheLoop(AgentMiddleware):
         ]
         return dataclasses.replace(result, update={**update, "messages": messages})
 
-    def _prepend(self, message: ToolMessage, executed: Mapping[str, Any]) -> ToolMessage:
+    def _prepend(self, message: ToolMessage, executed: EditedCall) -> ToolMessage:
         text = self.notice(executed, bool(message.content))
         content = message.content
         if isinstance(content, str):
@@ -286,7 +328,7 @@ class HumanInTheLoop(AgentMiddleware):
             return message.model_copy(update={"content": f"{text}\n{content}" if content else text})
         if any(text in str(b) for b in content):
             return message
-        block: Any = (
+        block: str | dict[str, Any] = (
             text
             if content and all(isinstance(b, str) for b in content)
             else {"type": "text", "text": text}
@@ -297,27 +339,18 @@ class HumanInTheLoop(AgentMiddleware):
 HumanInTheLoopMiddleware = HumanInTheLoop
 
 
-def _interrupt(runtime: Any, value: Any) -> Any:
-    task = getattr(runtime, "task", None)
-    if task is not None and hasattr(task, "interrupt"):
-        return task.interrupt(value)
-    from ...runtime.context import interrupt
-
-    return interrupt(value)
-
-
-def _edited_action(decision: Mapping[str, Any], call: Mapping[str, Any]) -> dict[str, Any]:
+def _edited_action(decision: Decision, call: ToolCallDict) -> EditedCall:
     action = decision.get("edited_action")
     if not isinstance(action, Mapping) or not isinstance(action.get("args", {}), Mapping):
         raise ReviewError(f"an edit of `{call['name']}` needs `edited_action: {{name, args}}`")
     return {"name": action.get("name") or call["name"], "args": dict(action.get("args") or {})}
 
 
-def check_allowed(decision: Any, call: Mapping[str, Any], rule: Mapping[str, Any]) -> None:
-    """D11: the decision's type must be one the tool allows."""
-    allowed = list(rule["allowed_decisions"])
+def check_allowed(decision: object, call: ToolCallDict, rule: ReviewRule) -> Decision:
+    """D11: the decision's type must be one the tool allows; returns the decision."""
+    allowed = list(rule.allowed_decisions)
     kind = decision.get("type") if isinstance(decision, Mapping) else None
-    if kind not in allowed:
+    if not isinstance(decision, Mapping) or kind not in allowed:
         raise ReviewError(
             f"Unexpected human decision: {decision}. Decision type '{kind}' is not allowed "
             f"for tool '{call['name']}'. Expected one of {allowed} based on the tool's "
@@ -325,9 +358,10 @@ def check_allowed(decision: Any, call: Mapping[str, Any], rule: Mapping[str, Any
         )
     if kind == "respond" and not isinstance(decision.get("message"), str):
         raise ReviewError(f"a `respond` decision for `{call['name']}` needs a `message`")
+    return decision
 
 
-def match_decisions(answer: Any, calls: list[dict[str, Any]]) -> dict[int, Mapping[str, Any]]:
+def match_decisions(answer: object, calls: list[ToolCallDict]) -> dict[int, object]:
     """D10: decisions by tool call id where given (our divergence), else by position."""
     raw = answer.get("decisions") if isinstance(answer, Mapping) else answer
     if isinstance(raw, Mapping):  # {tool call id: decision}
@@ -352,4 +386,4 @@ def match_decisions(answer: Any, calls: list[dict[str, Any]]) -> dict[int, Mappi
             f"Number of human decisions ({len(raw)}) does not match number of "
             f"hanging tool calls ({len(calls)})."
         )
-    return {id(c): d for c, d in zip(calls, raw)}
+    return {id(c): d for c, d in zip(calls, raw, strict=True)}

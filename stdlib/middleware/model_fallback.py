@@ -9,39 +9,50 @@ raised when all fail. Graph control signals (interrupts) pass straight through.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from .base import AgentMiddleware, control_signals
+from ..providers.base import ChatModel
+from .base import CONTROL_SIGNALS, AgentMiddleware, ModelRequest, ModelResult
+from .binding import BindInfo
+from .chain import ModelHandler
+
+ModelChoice = str | ChatModel  # a model string, or a model object given from Python
 
 
 class ModelFallback(AgentMiddleware):
-    def __init__(self, models: Sequence[Any] = (), *extra: Any) -> None:
+    def __init__(
+        self, models: Sequence[ModelChoice] | ModelChoice = (), *extra: ModelChoice
+    ) -> None:
         self.specs = [*models, *extra] if isinstance(models, (list, tuple)) else [models, *extra]
         if not self.specs:
             raise ValueError("model_fallback needs at least one fallback model")
-        self.models: list[Any] | None = None
-        self._info: Any = None
+        self.models: list[ChatModel] | None = None
+        self._info: BindInfo | None = None
 
-    def agentc_bind(self, info: Any) -> None:
+    def agentc_bind(self, info: BindInfo) -> None:
         self._info = info
 
-    def fallbacks(self) -> list[Any]:
+    def fallbacks(self) -> list[ChatModel]:
         if self.models is None:
-            self.models = [self._info.model(s) if isinstance(s, str) else s for s in self.specs]
+            self.models = [self._model(s) for s in self.specs]
         return self.models
 
-    async def awrap_model_call(self, request: Any, handler: Any) -> Any:
-        signals = control_signals()
+    def _model(self, choice: ModelChoice) -> ChatModel:
+        if not isinstance(choice, str):
+            return choice
+        assert self._info is not None, "a model string needs the agent (agentc_bind)"
+        return self._info.model(choice)
+
+    async def awrap_model_call(self, request: ModelRequest, handler: ModelHandler) -> ModelResult:
         try:
             return await handler(request)
-        except signals:
+        except CONTROL_SIGNALS:
             raise
         except Exception as exc:  # noqa: BLE001 - H4: any ordinary failure falls back
             last = exc
         for model in self.fallbacks():
             try:
                 return await handler(request.override(model=model))
-            except signals:
+            except CONTROL_SIGNALS:
                 raise
             except Exception as exc:  # noqa: BLE001
                 last = exc

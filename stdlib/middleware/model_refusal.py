@@ -9,21 +9,20 @@ Refusals are never guessed from text, and a refused request is not retried.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..messages import AIMessage
-from .base import AgentMiddleware, ExtendedModelResponse, as_model_response
+from ..messages import AIMessage, BaseMessage
+from .base import AgentMiddleware, ExtendedModelResponse, ModelRequest, ModelResult
+from .chain import ModelHandler
 
 
 class ModelRefusalError(Exception):
     """The model refused to answer; `refusal` is its stated reason."""
 
-    def __init__(self, refusal: str, message: Any = None) -> None:
+    def __init__(self, refusal: str, message: BaseMessage | None = None) -> None:
         super().__init__(f"the model refused: {refusal}")
         self.refusal, self.message = refusal, message
 
 
-def refusal_of(message: Any) -> str | None:
+def refusal_of(message: BaseMessage) -> str | None:
     if not isinstance(message, AIMessage):
         return None
     field = (message.additional_kwargs or {}).get("refusal")
@@ -37,10 +36,9 @@ def refusal_of(message: Any) -> str | None:
 
 
 class ModelRefusal(AgentMiddleware):
-    async def awrap_model_call(self, request: Any, handler: Any) -> Any:
-        response = await handler(request)
-        shaped = as_model_response(response)
-        inner = shaped.model_response if isinstance(shaped, ExtendedModelResponse) else shaped
+    async def awrap_model_call(self, request: ModelRequest, handler: ModelHandler) -> ModelResult:
+        response = await handler(request)  # normalised by the chain (`as_model_response`)
+        inner = response.model_response if isinstance(response, ExtendedModelResponse) else response
         for message in inner.result:
             refusal = refusal_of(message)
             if refusal is not None:

@@ -18,9 +18,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..messages import AIMessage, HumanMessage, ToolMessage
-from .base import AgentMiddleware
-from .pii_detect import PIIDetectionError, PIIMatch, apply_strategy, resolve_detector
+from ..messages import AIMessage, BaseMessage, Content, HumanMessage, ToolMessage
+from .base import AgentMiddleware, AgentRuntime, StateUpdate
+from .pii_detect import (
+    Detector,
+    DetectorSpec,
+    PIIDetectionError,
+    PIIMatch,
+    apply_strategy,
+    resolve_detector,
+)
 
 __all__ = ["PII", "PIIMiddleware", "PIIDetectionError", "PIIMatch", "StreamScrubber"]
 
@@ -33,7 +40,7 @@ class PII(AgentMiddleware):
         pii_type: str,
         *,
         strategy: str = "redact",
-        detector: Any = None,
+        detector: DetectorSpec | None = None,
         apply_to_input: bool = True,
         apply_to_output: bool = False,
         apply_to_tool_results: bool = False,
@@ -49,7 +56,7 @@ class PII(AgentMiddleware):
     def name(self) -> str:
         return f"PIIMiddleware[{self.pii_type}]"
 
-    def scrub(self, content: Any) -> tuple[Any, bool]:
+    def scrub(self, content: Content) -> tuple[Content, bool]:
         """The content with the strategy applied to each text leaf; whether it changed."""
         if isinstance(content, str):
             matches = self.detector(content)
@@ -58,7 +65,8 @@ class PII(AgentMiddleware):
                 if matches
                 else (content, False)
             )
-        changed, out = False, []
+        changed = False
+        out: list[str | dict[str, Any]] = []
         for block in content:
             text = (
                 block
@@ -74,11 +82,11 @@ class PII(AgentMiddleware):
             out.append(block)
         return out, changed
 
-    def before_model(self, state: Mapping[str, Any], runtime: Any) -> dict[str, Any] | None:
+    def before_model(self, state: Mapping[str, Any], runtime: AgentRuntime) -> StateUpdate | None:
         if not (self.apply_to_input or self.apply_to_tool_results):
             return None
-        messages = list(state.get("messages") or [])
-        changed = []
+        messages: list[BaseMessage] = list(state.get("messages") or [])
+        changed: list[BaseMessage] = []
         if self.apply_to_input:
             at = next(
                 (
@@ -101,14 +109,14 @@ class PII(AgentMiddleware):
                         changed += self._rewrite(messages, i)
         return {"messages": changed} if changed else None
 
-    def _rewrite(self, messages: list[Any], i: int) -> list[Any]:
+    def _rewrite(self, messages: list[BaseMessage], i: int) -> list[BaseMessage]:
         content, changed = self.scrub(messages[i].content)
         if not changed:
             return []
         messages[i] = messages[i].model_copy(update={"content": content})
         return [messages[i]]  # same id: add_messages replaces it in place
 
-    def after_model(self, state: Mapping[str, Any], runtime: Any) -> dict[str, Any] | None:
+    def after_model(self, state: Mapping[str, Any], runtime: AgentRuntime) -> StateUpdate | None:
         if not self.apply_to_output:
             return None
         messages = state.get("messages") or []
@@ -134,7 +142,7 @@ class StreamScrubber:
     """Releases streamed text with PII replaced, keeping the last LOOKBACK characters (and
     any match reaching into them) until more text or the end shows they are complete."""
 
-    def __init__(self, detector: Any, strategy: str, lookback: int = LOOKBACK) -> None:
+    def __init__(self, detector: Detector, strategy: str, lookback: int = LOOKBACK) -> None:
         self.detector, self.strategy, self.lookback = detector, strategy, lookback
         self.pending = ""
 
@@ -152,6 +160,6 @@ class StreamScrubber:
     def flush(self) -> str:
         return self._release(len(self.pending), self.detector(self.pending))
 
-    def _release(self, cut: int, matches: list[Any]) -> str:
+    def _release(self, cut: int, matches: list[PIIMatch]) -> str:
         head, self.pending = self.pending[:cut], self.pending[cut:]
         return apply_strategy(head, matches, self.strategy)

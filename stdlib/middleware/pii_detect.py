@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
@@ -42,7 +42,7 @@ class PIIMatch:
     start: int
     end: int
 
-    def __getitem__(self, key: str) -> Any:  # LangChain's TypedDict shape: match["value"]
+    def __getitem__(self, key: str) -> str | int:  # LangChain's TypedDict shape: match["value"]
         return getattr(self, key)
 
 
@@ -207,7 +207,12 @@ def detect_url(text: str) -> list[PIIMatch]:
     return out
 
 
-BUILTIN: dict[str, Callable[[str], list[PIIMatch]]] = {
+Detector = Callable[[str], list[PIIMatch]]
+# What `detector` may be: a regular expression, or a function text → matches, each a map
+# with `start`, `end` and `value` (or `text`), optionally `type`.
+DetectorSpec = str | Callable[[str], Iterable[Mapping[str, Any]]]
+
+BUILTIN: dict[str, Detector] = {
     "email": detect_email,
     "credit_card": detect_credit_card,
     "ip": detect_ip,
@@ -216,7 +221,7 @@ BUILTIN: dict[str, Callable[[str], list[PIIMatch]]] = {
 }
 
 
-def resolve_detector(pii_type: str, detector: Any) -> Callable[[str], list[PIIMatch]]:
+def resolve_detector(pii_type: str, detector: DetectorSpec | None) -> Detector:
     """A built-in detector, a regular expression, or a function returning matches."""
     if detector is None:
         if pii_type not in BUILTIN:

@@ -1,23 +1,75 @@
 """`model_retry` and `tool_retry` (E8, E3/E6): failed calls tried again with backoff.
 
-Input: `max_retries` (2), `retry_on` (exception class names; empty: every exception),
-`on_failure` ("continue": answer with a failure message, "error": raise, or a function
-exception → text), `backoff_factor` (2.0), `initial_delay` (1.0 s), `max_delay` (60 s),
-`jitter` (±25%); `tools` limits tool retries to those names. Output: the first success, else
-the failure handled as `on_failure` says, with langchain 1.4.10's messages:
-"Model call failed after N attempts with E: msg" / "Tool 'x' failed after N attempts with
-E: msg. Please try again.". Interrupts pass straight through.
+Input: `max_retries` (2), `retry_on` (exception class names, or a function exception →
+bool; empty: every exception), `on_failure` ("continue": answer with a failure message,
+"error": raise, or a function exception → text), `backoff_factor` (2.0), `initial_delay`
+(1.0 s), `max_delay` (60 s), `jitter` (±25%); `tools` limits tool retries to those names.
+Output: the first success, else the failure handled as `on_failure` says, with langchain
+1.4.10's messages: "Model call failed after N attempts with E: msg" / "Tool 'x' failed after
+N attempts with E: msg. Please try again.". Interrupts pass straight through.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, TypedDict, TypeVar, Unpack
 
 from ..messages import AIMessage, ToolMessage
-from .base import AgentMiddleware, ModelResponse, control_signals
+from ..tools import Tool, ToolResult
+from .base import (
+    CONTROL_SIGNALS,
+    AgentMiddleware,
+    ModelRequest,
+    ModelResponse,
+    ModelResult,
+    ToolCallRequest,
+    tool_names,
+)
+from .chain import ModelHandler, ToolHandler
+
+T = TypeVar("T")
+RetryOn = Sequence[str] | Callable[[Exception], object]
+OnFailure = Literal["continue", "error"] | Callable[[Exception], str]
+
+
+class RetrySettings(TypedDict, total=False):
+    """The settings both middlewares take (see RetryPolicy)."""
+
+    max_retries: int
+    retry_on: RetryOn | None
+    on_failure: OnFailure
+    backoff_factor: float
+    initial_delay: float
+    max_delay: float
+    jitter: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """The last error of a call that failed every attempt."""
+
+    error: Exception
+    attempts: int
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    backoff_factor: float
+    initial_delay: float
+    max_delay: float
+    jitter: bool
+
+    def delay(self, retry: int) -> float:
+        return delay_for(
+            retry,
+            backoff_factor=self.backoff_factor,
+            initial_delay=self.initial_delay,
+            max_delay=self.max_delay,
+            jitter=self.jitter,
+        )
 
 
 def delay_for(
@@ -36,8 +88,8 @@ class RetryPolicy:
     def __init__(
         self,
         max_retries: int = 2,
-        retry_on: Sequence[str] | Callable | None = None,
-        on_failure: Any = "continue",
+        retry_on: RetryOn | None = None,
+        on_failure: OnFailure = "continue",
         backoff_factor: float = 2.0,
         initial_delay: float = 1.0,
         max_delay: float = 60.0,
@@ -54,12 +106,7 @@ class RetryPolicy:
         if isinstance(on_failure, str) and on_failure not in ("continue", "error"):
             raise ValueError("on_failure must be 'continue', 'error' or a function")
         self.max_retries, self.retry_on, self.on_failure = max_retries, retry_on, on_failure
-        self.backoff = dict(
-            backoff_factor=backoff_factor,
-            initial_delay=initial_delay,
-            max_delay=max_delay,
-            jitter=jitter,
-        )
+        self.backoff = Backoff(backoff_factor, initial_delay, max_delay, jitter)
 
     def retries(self, exc: Exception) -> bool:
         if callable(self.retry_on):
@@ -69,20 +116,19 @@ class RetryPolicy:
         names = {c.__name__ for c in type(exc).__mro__}
         return any(n in names for n in self.retry_on)
 
-    async def run(self, call: Callable[[], Any]) -> tuple[Any, Exception | None, int]:
-        """(result, None, attempts) on success, (None, last error, attempts) on failure."""
-        signals = control_signals()
+    async def run(self, call: Callable[[], Awaitable[T]]) -> T | Failed:
+        """The first result, or the last error when every attempt failed."""
         for attempt in range(self.max_retries + 1):
             try:
-                return await call(), None, attempt + 1
-            except signals:
+                return await call()
+            except CONTROL_SIGNALS:
                 raise
             except Exception as exc:  # noqa: BLE001
                 if not self.retries(exc):
                     raise
                 if attempt == self.max_retries:
-                    return None, exc, attempt + 1
-                delay = delay_for(attempt, **self.backoff)
+                    return Failed(exc, attempt + 1)
+                delay = self.backoff.delay(attempt)
                 if delay > 0:
                     await asyncio.sleep(delay)
         raise RuntimeError("unreachable")
@@ -98,13 +144,14 @@ def _attempts(n: int) -> str:
 
 
 class ModelRetry(AgentMiddleware):
-    def __init__(self, **settings: Any) -> None:
+    def __init__(self, **settings: Unpack[RetrySettings]) -> None:
         self.policy = RetryPolicy(**settings)
 
-    async def awrap_model_call(self, request: Any, handler: Any) -> Any:
-        result, exc, n = await self.policy.run(lambda: handler(request))
-        if exc is None:
-            return result
+    async def awrap_model_call(self, request: ModelRequest, handler: ModelHandler) -> ModelResult:
+        outcome = await self.policy.run(lambda: handler(request))
+        if not isinstance(outcome, Failed):
+            return outcome
+        exc, n = outcome.error, outcome.attempts
         text = self.policy.failure_text(
             exc, f"Model call failed after {_attempts(n)} with {type(exc).__name__}: {exc}"
         )
@@ -112,17 +159,20 @@ class ModelRetry(AgentMiddleware):
 
 
 class ToolRetry(AgentMiddleware):
-    def __init__(self, *, tools: Sequence[Any] | None = None, **settings: Any) -> None:
-        self.only = None if tools is None else {getattr(t, "name", t) for t in tools}
+    def __init__(
+        self, *, tools: Sequence[Tool | str] | None = None, **settings: Unpack[RetrySettings]
+    ) -> None:
+        self.only = tool_names(tools)
         self.policy = RetryPolicy(**settings)
 
-    async def awrap_tool_call(self, request: Any, handler: Any) -> Any:
+    async def awrap_tool_call(self, request: ToolCallRequest, handler: ToolHandler) -> ToolResult:
         name = request.tool.name if request.tool is not None else request.tool_call["name"]
         if self.only is not None and name not in self.only:
             return await handler(request)
-        result, exc, n = await self.policy.run(lambda: handler(request))
-        if exc is None:
-            return result
+        outcome = await self.policy.run(lambda: handler(request))
+        if not isinstance(outcome, Failed):
+            return outcome
+        exc, n = outcome.error, outcome.attempts
         text = self.policy.failure_text(
             exc,
             f"Tool '{name}' failed after {_attempts(n)} with "

@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from ..tools import make_tool
-from .base import AgentMiddleware
+from .base import AgentMiddleware, AgentRuntime
+from .binding import BindInfo
 
 DEFAULT_DESCRIPTION = (
     "Execute a shell command in the agent's workspace folder and return its output. Each "
@@ -116,7 +117,7 @@ class ShellTool(AgentMiddleware):
         tool_description: str | None = None,
         tool_name: str = "shell",
         shell_command: Sequence[str] | str | None = None,
-        env: Mapping[str, Any] | None = None,
+        env: Mapping[str, object] | None = None,
         timeout: float = 30.0,
         max_output_chars: int = 20000,
     ) -> None:
@@ -137,7 +138,7 @@ class ShellTool(AgentMiddleware):
             )
         ]
 
-    def agentc_bind(self, info: Any) -> None:
+    def agentc_bind(self, info: BindInfo) -> None:
         self.base_dir = info.base_dir
 
     def folder(self) -> Path:
@@ -199,10 +200,10 @@ class ShellTool(AgentMiddleware):
 
     # ------------------------------------------------------------ session commands
 
-    def before_agent(self, state: Mapping[str, Any], runtime: Any) -> None:
+    def before_agent(self, state: Mapping[str, Any], runtime: AgentRuntime) -> None:
         self._session(self.startup, "startup")
 
-    def after_agent(self, state: Mapping[str, Any], runtime: Any) -> None:
+    def after_agent(self, state: Mapping[str, Any], runtime: AgentRuntime) -> None:
         self._session(self.shutdown, "shutdown")
 
     def _session(self, commands: list[str], what: str) -> None:

@@ -11,7 +11,11 @@ from the graph's input and output schemas.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, Literal, TypedDict
+
+from ..messages import BaseMessage
+
+JumpTo = Literal["model", "tools", "end"]  # LangChain's name; ir.JumpTarget's values
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +34,6 @@ PrivateStateAttr = OmitFromSchema(input=True, output=True)
 class AgentState(TypedDict, total=False):
     """The agent's own channels; a middleware's `state_schema` subclasses it."""
 
-    messages: list[Any]
-    jump_to: Any
+    messages: list[BaseMessage]
+    jump_to: JumpTo | None
     structured_response: Any

@@ -14,7 +14,7 @@ cut never separates an AI tool call from its results (F6).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +28,18 @@ from ..messages import (
     ToolMessage,
     with_id,
 )
-from ..providers.base import ModelRequest
-from .base import AgentMiddleware
-from .tokens import ContextSize, SizeKind, buffer_xml, count_tokens_approximately
+from ..providers.base import ChatModel
+from ..providers.base import ModelRequest as ChatRequest
+from .base import AgentMiddleware, AgentRuntime, StateUpdate
+from .binding import BindInfo
+from .tokens import (
+    ContextSize,
+    Counter,
+    RawSize,
+    SizeKind,
+    buffer_xml,
+    count_tokens_approximately,
+)
 
 DEFAULT_PROMPT = (Path(__file__).resolve().parent.parent / "data" / "summary_prompt.txt").read_text(
     encoding="utf-8"
@@ -41,15 +50,18 @@ TOO_LONG = "Previous conversation was too long to summarize."
 DEFAULT_KEEP = 20
 SUMMARY_ATTEMPTS = 3  # F5: the summary call is retried up to 3 attempts (with_retry)
 
+Summarizer = Callable[[list[BaseMessage]], str | Awaitable[str]]  # used instead of the model
+
 
 def safe_cutoff(messages: Sequence[BaseMessage], cutoff: int) -> int:
     """F6: move a cut that lands on tool results back to the AI message that called them."""
     if cutoff >= len(messages) or not isinstance(messages[cutoff], ToolMessage):
         return cutoff
-    ids, idx = set(), cutoff
-    while idx < len(messages) and isinstance(messages[idx], ToolMessage):
-        if messages[idx].tool_call_id:
-            ids.add(messages[idx].tool_call_id)
+    ids: set[str] = set()
+    idx = cutoff
+    while idx < len(messages) and isinstance(m := messages[idx], ToolMessage):
+        if m.tool_call_id:
+            ids.add(m.tool_call_id)
         idx += 1
     for i in range(cutoff - 1, -1, -1):
         m = messages[i]
@@ -61,7 +73,7 @@ def safe_cutoff(messages: Sequence[BaseMessage], cutoff: int) -> int:
 def trim_for_summary(
     messages: Sequence[BaseMessage],
     max_tokens: int | None,
-    count: Callable[[Sequence[BaseMessage]], int],
+    count: Counter,
 ) -> list[BaseMessage]:
     """The newest messages within `max_tokens`, starting on a human message (F5)."""
     if max_tokens is None:
@@ -84,38 +96,38 @@ class Summarization(AgentMiddleware):
 
     def __init__(
         self,
-        model: Any = None,
+        model: str | ChatModel | None = None,
         *,
-        trigger: Any = None,
-        keep: Any = ("messages", 20),
+        trigger: RawSize | list[RawSize] | None = None,
+        keep: RawSize = ("messages", 20),
         summary_prompt: str | None = None,
         trim_tokens_to_summarize: int | None = 4000,
-        summarizer: Callable[..., Any] | None = None,
+        summarizer: Summarizer | None = None,
     ) -> None:
         self.model_spec = model
-        self.model: Any = None if isinstance(model, str) or model is None else model
+        self.model = None if isinstance(model, str) or model is None else model
         self.triggers = parse_triggers(trigger)
         self.keep = ContextSize.parse(keep, "keep")
         self.summary_prompt = summary_prompt or DEFAULT_PROMPT
         self.trim_tokens = trim_tokens_to_summarize
         self.summarizer = summarizer
-        self.count: Callable[[Sequence[BaseMessage]], int] = count_tokens_approximately
-        self._info: Any = None
+        self.count: Counter = count_tokens_approximately
+        self._info: BindInfo | None = None
 
-    def agentc_bind(self, info: Any) -> None:
+    def agentc_bind(self, info: BindInfo) -> None:
         self._info = info
 
-    def summary_model(self) -> Any:
+    def summary_model(self) -> ChatModel:
         if self.model is None:
             if self._info is None:
                 raise ValueError("summarization needs a `model`")
-            self.model = self._info.model(self.model_spec)
+            spec = self.model_spec if isinstance(self.model_spec, str) else None
+            self.model = self._info.model(spec)
         return self.model
 
     def window(self) -> int | None:
         """The summary model's context window (fractions need it, F4)."""
-        profile = getattr(self.summary_model(), "profile", None)
-        return getattr(profile, "context_window", None)
+        return self.summary_model().profile.context_window
 
     def threshold(self, size: ContextSize) -> int | None:
         if size.kind is SizeKind.FRACTION:
@@ -154,7 +166,9 @@ class Summarization(AgentMiddleware):
             return 0
         return safe_cutoff(messages, len(messages) - keep)
 
-    async def abefore_model(self, state: Mapping[str, Any], runtime: Any) -> dict | None:
+    async def abefore_model(
+        self, state: Mapping[str, Any], runtime: AgentRuntime
+    ) -> StateUpdate | None:
         messages = [with_id(m) for m in state.get("messages") or []]
         if not self.should_summarize(messages, self.count(messages)):
             return None
@@ -184,16 +198,17 @@ class Summarization(AgentMiddleware):
         return (await self._ask(prompt)).text.strip()
 
     async def _ask(self, prompt: str) -> AIMessage:
-        model, last = self.summary_model(), None
-        for _ in range(SUMMARY_ATTEMPTS):
+        model = self.summary_model()
+        request = ChatRequest(messages=(HumanMessage(content=prompt),))
+        for _ in range(SUMMARY_ATTEMPTS - 1):
             try:
-                return await model.generate(ModelRequest(messages=(HumanMessage(content=prompt),)))
-            except Exception as exc:  # noqa: BLE001 - F5: retried like with_retry
-                last = exc
-        raise last  # type: ignore[misc]
+                return await model.generate(request)
+            except Exception:  # noqa: BLE001 - F5: retried like with_retry
+                continue
+        return await model.generate(request)  # the last attempt's failure is raised
 
 
-def parse_triggers(trigger: Any) -> list[ContextSize]:
+def parse_triggers(trigger: RawSize | list[RawSize] | None) -> list[ContextSize]:
     if trigger is None:
         return []
     items = (

@@ -20,7 +20,8 @@ from pydantic import BaseModel
 from ...runtime.types import Command
 from ..messages import AIMessage, SystemMessage, ToolMessage
 from ..tools import InjectedToolCallId, make_tool
-from .base import AgentMiddleware
+from .base import AgentMiddleware, AgentRuntime, ModelRequest, ModelResult, StateUpdate
+from .chain import ModelHandler
 from .state import AgentState, OmitFromInput
 
 _TEXTS = json.loads(
@@ -55,7 +56,10 @@ def write_todos(todos: list[Todo], tool_call_id: Annotated[str, InjectedToolCall
     )
 
 
-def _text_blocks(message: SystemMessage) -> list[Any]:
+Block = str | dict[str, Any]
+
+
+def _text_blocks(message: SystemMessage) -> list[Block]:
     content = message.content
     if isinstance(content, str):
         return [{"type": "text", "text": content}] if content else []
@@ -76,7 +80,8 @@ class TodoList(AgentMiddleware):
         self.tool_description = tool_description or TOOL_DESCRIPTION
         self.tools = [make_tool(write_todos, name="write_todos", description=self.tool_description)]
 
-    async def awrap_model_call(self, request: Any, handler: Any) -> Any:
+    async def awrap_model_call(self, request: ModelRequest, handler: ModelHandler) -> ModelResult:
+        blocks: list[Block]
         if request.system_message is not None:
             blocks = [
                 *_text_blocks(request.system_message),
@@ -86,7 +91,7 @@ class TodoList(AgentMiddleware):
             blocks = [{"type": "text", "text": self.system_prompt}]
         return await handler(request.override(system_message=SystemMessage(content=blocks)))
 
-    def after_model(self, state: Mapping[str, Any], runtime: Any) -> dict[str, Any] | None:
+    def after_model(self, state: Mapping[str, Any], runtime: AgentRuntime) -> StateUpdate | None:
         ai = next(
             (m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None
         )

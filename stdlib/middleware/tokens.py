@@ -12,17 +12,22 @@ from __future__ import annotations
 import enum
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from ..messages import AIMessage, BaseMessage, ToolMessage
+from ..messages import AIMessage, BaseMessage, Content, ToolMessage
+from ..providers.base import message_type
 
 ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
 
+Counter = Callable[[Sequence[BaseMessage]], int]  # messages → tokens
+# A context size as written: ["tokens", 4000], ("messages", 20), {"fraction": 0.8}
+RawSize = tuple[str, float] | list[Any] | Mapping[str, float]
 
-def _content_chars(content: Any) -> tuple[int, int]:
+
+def _content_chars(content: Content) -> tuple[int, int]:
     """(characters, image tokens) of a message's content."""
     if isinstance(content, str):
         return len(content), 0
@@ -58,7 +63,8 @@ def count_tokens_approximately(
             chars += len(_calls_repr(m))
         if isinstance(m, ToolMessage):
             chars += len(m.tool_call_id)
-        chars += len(ROLES.get(m.type, m.type))
+        kind = message_type(m)
+        chars += len(ROLES.get(kind, kind))
         if m.name:
             chars += len(m.name)
         total += images + math.ceil(chars / chars_per_token) + extra_tokens_per_message
@@ -77,7 +83,7 @@ class ContextSize:
     value: float
 
     @staticmethod
-    def parse(raw: Any, what: str) -> ContextSize:
+    def parse(raw: RawSize, what: str) -> ContextSize:
         """`["tokens", 4000]`, `("messages", 20)` or `{"fraction": 0.8}` (one key)."""
         if isinstance(raw, dict) and len(raw) == 1:
             raw = next(iter(raw.items()))
@@ -102,7 +108,7 @@ def buffer_xml(messages: Sequence[BaseMessage]) -> str:
         text = escape(m.text)
         calls = m.tool_calls if isinstance(m, AIMessage) else []
         if not calls:
-            lines.append(f"<message type={quoteattr(m.type)}>{text}</message>")
+            lines.append(f"<message type={quoteattr(message_type(m))}>{text}</message>")
             continue
         inner = [f"  <content>{text}</content>"] if text else []
         inner += [
@@ -110,5 +116,6 @@ def buffer_xml(messages: Sequence[BaseMessage]) -> str:
             f"{escape(json.dumps(c.args))}</tool_call>"
             for c in calls
         ]
-        lines.append(f"<message type={quoteattr(m.type)}>\n" + "\n".join(inner) + "\n</message>")
+        head = f"<message type={quoteattr(message_type(m))}>"
+        lines.append(head + "\n" + "\n".join(inner) + "\n</message>")
     return "\n".join(lines)

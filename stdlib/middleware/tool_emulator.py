@@ -7,15 +7,19 @@ emulation prompt; other calls run normally.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..messages import HumanMessage, ToolMessage
-from ..providers.base import ModelRequest
-from .base import AgentMiddleware
+from ..providers.base import ChatModel
+from ..providers.base import ModelRequest as ChatRequest
+from ..tools import Tool, ToolResult
+from .base import AgentMiddleware, ToolCallRequest, tool_names
+from .binding import BindInfo
+from .chain import ToolHandler
 
 
-def emulation_prompt(name: str, description: str, args: Any) -> str:
+def emulation_prompt(name: str, description: str, args: Mapping[str, Any]) -> str:
     return (
         f"You are emulating a tool call for testing purposes.\n\n"
         f"Tool: {name}\nDescription: {description}\nArguments: {args}\n\n"
@@ -26,23 +30,32 @@ def emulation_prompt(name: str, description: str, args: Any) -> str:
 
 
 class ToolEmulator(AgentMiddleware):
-    def __init__(self, *, tools: Sequence[Any] | None = None, model: Any = None) -> None:
-        self.only = None if tools is None else {getattr(t, "name", t) for t in tools}
-        self.model_spec, self.model = model, None if isinstance(model, str) else model
-        self._info: Any = None
+    def __init__(
+        self, *, tools: Sequence[Tool | str] | None = None, model: str | ChatModel | None = None
+    ) -> None:
+        self.only = tool_names(tools)
+        self.model_spec = model
+        self.model = None if isinstance(model, str) else model
+        self._info: BindInfo | None = None
 
-    def agentc_bind(self, info: Any) -> None:
+    def agentc_bind(self, info: BindInfo) -> None:
         self._info = info
 
-    async def awrap_tool_call(self, request: Any, handler: Any) -> Any:
+    def emulator(self) -> ChatModel:
+        if self.model is None:
+            assert self._info is not None, "the agent's model needs agentc_bind"
+            spec = self.model_spec if isinstance(self.model_spec, str) else None
+            self.model = self._info.model(spec)
+        return self.model
+
+    async def awrap_tool_call(self, request: ToolCallRequest, handler: ToolHandler) -> ToolResult:
         name = request.tool_call["name"]
         if self.only is not None and name not in self.only:
             return await handler(request)
-        if self.model is None:
-            self.model = self._info.model(self.model_spec)
+        model = self.emulator()
         description = request.tool.description if request.tool else "No description available"
         prompt = emulation_prompt(name, description, request.tool_call["args"])
-        reply = await self.model.generate(ModelRequest(messages=(HumanMessage(content=prompt),)))
+        reply = await model.generate(ChatRequest(messages=(HumanMessage(content=prompt),)))
         return ToolMessage(
             content=reply.content, tool_call_id=request.tool_call["id"] or "", name=name
         )

@@ -10,14 +10,22 @@ The selection reply is JSON `{"tools": [names]}` (structured output, or a tool c
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
-from ..messages import HumanMessage, SystemMessage
-from ..providers.base import ModelRequest, ResponseFormat
-from .base import AgentMiddleware
+from ..messages import AIMessage, HumanMessage, SystemMessage
+from ..providers.base import ChatModel, ResponseFormat
+from ..providers.base import ModelRequest as ChatRequest
+from ..tools import Tool
+from .base import AgentMiddleware, ModelRequest, ModelResult
+from .binding import BindInfo
+from .chain import ModelHandler
 
 DEFAULT_PROMPT = "Your goal is to select the most relevant tools for answering the user's query."
+
+# What to choose when the reply is not `{"tools": [...]}`: fail, none, all, these names, or
+# what a function of the reply names.
+OnParsingFailure = Literal["error", "none", "all"] | Sequence[str] | Callable[[Any], Sequence[str]]
 
 
 def selection_schema(names: Sequence[str], descriptions: Sequence[str]) -> dict[str, Any]:
@@ -28,7 +36,10 @@ def selection_schema(names: Sequence[str], descriptions: Sequence[str]) -> dict[
                 "type": "array",
                 "description": "Tools to use. Place the most relevant tools first.",
                 "items": {
-                    "anyOf": [{"const": n, "description": d} for n, d in zip(names, descriptions)]
+                    "anyOf": [
+                        {"const": n, "description": d}
+                        for n, d in zip(names, descriptions, strict=True)
+                    ]
                 },
             }
         },
@@ -37,7 +48,8 @@ def selection_schema(names: Sequence[str], descriptions: Sequence[str]) -> dict[
     }
 
 
-def parse_selection(reply: Any) -> Any:
+def parse_selection(reply: AIMessage) -> Any:
+    """The reply's JSON (a tool call's arguments, or its text); None when it is not JSON."""
     if reply.tool_calls:
         return reply.tool_calls[0].args
     try:
@@ -46,7 +58,7 @@ def parse_selection(reply: Any) -> Any:
         return None
 
 
-def _valid(response: Any) -> bool:
+def _valid(response: object) -> bool:
     return isinstance(response, dict) and isinstance(response.get("tools"), list)
 
 
@@ -54,22 +66,23 @@ class LLMToolSelector(AgentMiddleware):
     def __init__(
         self,
         *,
-        model: Any = None,
+        model: str | ChatModel | None = None,
         system_prompt: str = DEFAULT_PROMPT,
         max_tools: int | None = None,
         always_include: Sequence[str] | None = None,
         max_retries: int = 1,
-        on_parsing_failure: Any = "error",
+        on_parsing_failure: OnParsingFailure = "error",
     ) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
-        self.model_spec, self.model = model, None if isinstance(model, str) else model
+        self.model_spec = model
+        self.model = None if isinstance(model, str) else model
         self.system_prompt, self.max_tools = system_prompt, max_tools
         self.always_include = list(always_include or [])
         self.max_retries, self.on_parsing_failure = max_retries, on_parsing_failure
-        self._info: Any = None
+        self._info: BindInfo | None = None
 
-    def agentc_bind(self, info: Any) -> None:
+    def agentc_bind(self, info: BindInfo) -> None:
         self._info = info
 
     def prompt(self) -> str:
@@ -81,7 +94,7 @@ class LLMToolSelector(AgentMiddleware):
             f"only the first {self.max_tools} will be used."
         )
 
-    async def awrap_model_call(self, request: Any, handler: Any) -> Any:
+    async def awrap_model_call(self, request: ModelRequest, handler: ModelHandler) -> ModelResult:
         local = [t for t in request.tools if not isinstance(t, dict)]
         missing = [n for n in self.always_include if n not in {t.name for t in local}]
         if missing:
@@ -101,21 +114,25 @@ class LLMToolSelector(AgentMiddleware):
         if not _valid(response):
             response, capped = {"tools": self.fallback(response, names)}, False
         chosen = self.chosen(response["tools"], names, capped)
-        kept = [t for t in choosable if t.name in chosen] + [
-            t for t in local if t.name in self.always_include
-        ]
-        return await handler(
-            request.override(tools=kept + [t for t in request.tools if isinstance(t, dict)])
-        )
+        kept: list[Tool | dict[str, Any]] = [t for t in choosable if t.name in chosen]
+        kept += [t for t in local if t.name in self.always_include]
+        kept += [t for t in request.tools if isinstance(t, dict)]
+        return await handler(request.override(tools=kept))
 
-    async def ask(self, request: Any, user: Any, tools: list[Any]) -> Any:
-        model = self.model
-        if model is None:
-            model = self.model = (
-                self._info.model(self.model_spec) if self.model_spec else request.model
-            )
+    def selector(self, request: ModelRequest) -> ChatModel:
+        """The selection model: `model`, else the agent's model of this request."""
+        if self.model is None:
+            if isinstance(self.model_spec, str) and self.model_spec:
+                assert self._info is not None, "a model string needs the agent (agentc_bind)"
+                self.model = self._info.model(self.model_spec)
+            else:
+                self.model = request.model
+        return self.model
+
+    async def ask(self, request: ModelRequest, user: HumanMessage, tools: list[Tool]) -> Any:
+        model = self.selector(request)
         schema = selection_schema([t.name for t in tools], [t.description for t in tools])
-        call = ModelRequest(
+        call = ChatRequest(
             messages=(SystemMessage(content=self.prompt()), user),
             response_format=ResponseFormat("ToolSelectionResponse", schema),
         )
@@ -126,7 +143,7 @@ class LLMToolSelector(AgentMiddleware):
             response = parse_selection(await model.generate(call))
         return response
 
-    def fallback(self, response: Any, names: list[str]) -> list[str]:
+    def fallback(self, response: object, names: list[str]) -> list[str]:
         rule = self.on_parsing_failure
         if rule == "error":
             raise ValueError(
@@ -140,7 +157,7 @@ class LLMToolSelector(AgentMiddleware):
             return list(names)
         return [n for n in (rule(response) if callable(rule) else rule) if n in names]
 
-    def chosen(self, picked: list[Any], names: list[str], capped: bool) -> list[str]:
+    def chosen(self, picked: list[str], names: list[str], capped: bool) -> list[str]:
         invalid = [n for n in picked if n not in names]
         if invalid:
             raise ValueError(f"Model selected invalid tools: {invalid}")

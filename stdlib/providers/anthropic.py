@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from ..messages import (
@@ -27,12 +27,25 @@ from ..messages import (
     ToolMessage,
     UsageMetadata,
 )
-from ._http import ProviderError, ProviderStreamError, iter_sse, open_response
 from .assemble import parse_tool_call, split_calls
-from .base import MessageDelta, ModelProfile, ModelRequest, ToolCallChunk, ToolDefinition
+from .base import (
+    Block,
+    Blocks,
+    MessageDelta,
+    ModelProfile,
+    ModelRequest,
+    ToolCallChunk,
+    ToolChoice,
+    ToolDefinition,
+    message_type,
+)
+from .errors import ProviderError, ProviderStreamError
+from .http import iter_sse, open_response
 from .http_model import HttpChatModel
 from .openai import close_schema
 from .settings import AuthStyle
+
+SystemField = str | list[Block] | None  # the request's `system`: text or blocks
 
 PATH = "v1/messages"
 API_VERSION = "2023-06-01"
@@ -103,7 +116,7 @@ def format_tool(tool: ToolDefinition) -> dict[str, Any]:
     return {"name": tool.name, "description": tool.description, "input_schema": tool.parameters}
 
 
-def format_tool_choice(choice: Any) -> dict[str, Any] | None:
+def format_tool_choice(choice: ToolChoice) -> dict[str, Any] | None:
     if choice is None:
         return None
     if choice in ("auto", "any", "none"):
@@ -113,20 +126,23 @@ def format_tool_choice(choice: Any) -> dict[str, Any] | None:
     return {"type": "tool", "name": choice}
 
 
-def _merge_systems(messages: tuple[BaseMessage, ...] | list[BaseMessage]) -> list[BaseMessage]:
+def _merge_systems(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     out: list[BaseMessage] = []
     for m in messages:
         if isinstance(m, SystemMessage) and out and isinstance(out[-1], SystemMessage):
-            out[-1] = SystemMessage(content=_blocks(out[-1].content) + _blocks(m.content))
+            merged: list[str | Block] = [*_blocks(out[-1].content), *_blocks(m.content)]
+            out[-1] = SystemMessage(content=merged)
         else:
             out.append(m)
     return out
 
 
-def format_messages(messages: Any, profile: ModelProfile) -> tuple[Any, list[dict[str, Any]]]:
+def format_messages(
+    messages: Sequence[BaseMessage], profile: ModelProfile
+) -> tuple[SystemField, list[dict[str, Any]]]:
     """B9 placement of system messages, then each turn; consecutive same-role turns merge."""
     merged = _merge_systems(messages)
-    system: Any = None
+    system: SystemField = None
     if merged and isinstance(merged[0], SystemMessage):
         system, merged = _system_content(merged[0]), merged[1:]
     turns: list[dict[str, Any]] = []
@@ -141,8 +157,8 @@ def format_messages(messages: Any, profile: ModelProfile) -> tuple[Any, list[dic
 
 
 def _place_system(
-    m: SystemMessage, turns: list[dict[str, Any]], system: Any, profile: ModelProfile
-) -> Any:
+    m: SystemMessage, turns: list[dict[str, Any]], system: SystemField, profile: ModelProfile
+) -> SystemField:
     if profile.mid_conversation_system_messages and turns and _may_follow(turns[-1]):
         turns.append({"role": "system", "content": _blocks(m.content)})
         return system
@@ -169,7 +185,7 @@ def _may_follow(previous: dict[str, Any]) -> bool:
     return str(last.get("type", "")).endswith("_tool_result")
 
 
-def _system_content(m: SystemMessage) -> Any:
+def _system_content(m: SystemMessage) -> str | list[Block]:
     return m.content if isinstance(m.content, str) else _blocks(m.content)
 
 
@@ -188,7 +204,7 @@ def _format_turn(m: BaseMessage) -> dict[str, Any] | None:
         return {"role": "user", "content": [result]}
     if isinstance(m, HumanMessage):
         return {"role": "user", "content": format_content(m.content)}
-    raise ProviderError("anthropic", f"cannot send a `{m.type}` message to a model")
+    raise ProviderError("anthropic", f"cannot send a `{message_type(m)}` message to a model")
 
 
 def _ai_blocks(m: AIMessage) -> list[dict[str, Any]]:
@@ -218,17 +234,17 @@ def _append_turn(turns: list[dict[str, Any]], turn: dict[str, Any]) -> None:
         turns.append(turn)
 
 
-def _blocks(content: Any) -> list[dict[str, Any]]:
+def _blocks(content: Blocks) -> list[Block]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}] if content else []
     return [_format_block(b) for b in content]
 
 
-def format_content(content: Any) -> Any:
+def format_content(content: Blocks) -> str | list[Block]:
     return content if isinstance(content, str) else [_format_block(b) for b in content]
 
 
-def _format_block(block: Any) -> dict[str, Any]:
+def _format_block(block: str | Block) -> Block:
     """Content passed through; OpenAI / LangChain image blocks become Anthropic image sources."""
     if isinstance(block, str):
         return {"type": "text", "text": block}
@@ -255,7 +271,7 @@ def _format_block(block: Any) -> dict[str, Any]:
     return block
 
 
-def _image(url: str) -> dict[str, Any]:
+def _image(url: str) -> Block:
     if url.startswith("data:") and ";base64," in url:
         head, data = url[5:].split(";base64,", 1)
         return {"type": "image", "source": {"type": "base64", "media_type": head, "data": data}}
@@ -275,7 +291,9 @@ def parse_message(provider: str, data: dict[str, Any]) -> AIMessage:
     valid, invalid = split_calls(calls)
     kept = [b for b in blocks if b.get("type") != "tool_use"]
     only_text = all(b.get("type") == "text" for b in kept)
-    content: Any = "".join(b.get("text", "") for b in kept) if only_text else kept
+    content: str | list[str | Block] = (
+        "".join(b.get("text", "") for b in kept) if only_text else list(kept)
+    )
     meta = {
         "model_provider": provider,
         "model_name": data.get("model"),
@@ -312,14 +330,23 @@ class _StreamReader:
     def __init__(self, provider: str) -> None:
         self.provider = provider
         self.done = False
+        self._on: dict[str, Callable[[dict[str, Any]], MessageDelta | None]] = {
+            "message_start": self._on_message_start,
+            "content_block_start": self._on_content_block_start,
+            "content_block_delta": self._on_content_block_delta,
+            "message_delta": self._on_message_delta,
+            "message_stop": self._on_message_stop,
+            "error": self._on_error,
+        }  # other events (ping, content_block_stop) carry nothing for the reply
 
     def read(self, data: str) -> MessageDelta | None:
         try:
             event = json.loads(data)
         except ValueError:
-            raise ProviderStreamError(self.provider, f"stream event is not JSON: {data[:200]!r}")
-        kind = event.get("type")
-        handler = getattr(self, f"_on_{kind}", None)
+            raise ProviderStreamError(
+                self.provider, f"stream event is not JSON: {data[:200]!r}"
+            ) from None
+        handler = self._on.get(event.get("type"))
         return handler(event) if handler is not None else None
 
     def _on_message_start(self, event: dict[str, Any]) -> MessageDelta:

@@ -9,11 +9,17 @@ provider key (`openai`, `anthropic`, `scripted`, …) in `registry.py`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from ..messages import AIMessage, BaseMessage, UsageMetadata
+
+
+def message_type(message: BaseMessage) -> str:
+    """The message's `type` (`human`, `ai`, `system`, `tool`, `remove`)."""
+    # every concrete message class declares `type`; BaseMessage itself does not
+    return message.type  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +41,9 @@ class ResponseFormat:
 
 
 ToolChoice = Literal["auto", "any", "none"] | str | None  # a str other than these: one tool
+
+Block = dict[str, Any]  # one content block on the wire ({"type": "text", …})
+Blocks = str | Sequence[str | Block]  # message content as a wire module reads it
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +99,8 @@ class ChatModel(Protocol):
 
     async def generate(self, request: ModelRequest) -> AIMessage:
         """The whole reply. Tool-call arguments that are not JSON become invalid calls (C4)."""
+        ...
 
     def stream(self, request: ModelRequest) -> AsyncIterator[MessageDelta]:
         """The reply as deltas; a consumer assembles them with `assemble`."""
+        ...

@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from ..messages import AIMessage, UsageMetadata
-from ._http import ProviderError, read_api_key, redact
 from .assemble import assemble
 from .base import ChatModel, MessageDelta, ModelProfile, ModelRequest, ToolCallChunk
+from .errors import ProviderError, redact
 from .profiles import profile_for
 from .resolve import provider_table
+from .settings import read_api_key
 
 CASSETTE_VERSION = 1
 
@@ -211,7 +212,7 @@ def _first_difference(expected: Any, got: Any, path: str = "request") -> str:
     if isinstance(expected, list) and isinstance(got, list):
         if len(expected) != len(got):
             return f"{path} has {len(got)} items, recorded {len(expected)}"
-        for i, (a, b) in enumerate(zip(expected, got)):
+        for i, (a, b) in enumerate(zip(expected, got, strict=True)):
             if a != b:
                 return _first_difference(a, b, f"{path}[{i}]")
     return f"{path} is {json.dumps(got)[:200]}, recorded {json.dumps(expected)[:200]}"

@@ -1,35 +1,64 @@
 """The errors a model call can raise, and `redact` for any text that may hold a key.
 
-Re-exported from `_http` so that callers (runtime glue, CLI `--json` output) need not reach
-into a private module.
+Input: nothing (definitions only), and the secrets read so far (`register_secret`, called
+where API keys are read). Output: `ProviderError` and its kinds, each naming the provider,
+the HTTP status and the provider's own message with every known secret replaced by
+`[REDACTED]`. Errors of a single wire or feature live beside it (`anthropic`,
+`cassette`, `registry`, `resolve`, `settings`); the MCP client's `McpError` is a
+`ProviderError` too.
 """
 
-from ._http import (
-    MissingAPIKeyError,
-    ProviderConnectionError,
-    ProviderError,
-    ProviderStatusError,
-    ProviderStreamError,
-    redact,
-    register_secret,
-)
-from .anthropic import SystemMessagePlacementError
-from .cassette import CassetteError
-from .registry import UnsupportedProviderError
-from .resolve import UnknownModelError
-from .settings import ModelOptionError
+from __future__ import annotations
 
-__all__ = [
-    "CassetteError",
-    "MissingAPIKeyError",
-    "ModelOptionError",
-    "ProviderConnectionError",
-    "ProviderError",
-    "ProviderStatusError",
-    "ProviderStreamError",
-    "SystemMessagePlacementError",
-    "UnknownModelError",
-    "UnsupportedProviderError",
-    "redact",
-    "register_secret",
-]
+REDACTED = "[REDACTED]"
+
+
+class ProviderError(Exception):
+    """A model call that failed; names the provider, the status and the provider's message."""
+
+    retry_after_s: float | None = None  # how long the server asked us to wait, if it did
+
+    def __init__(
+        self, provider: str, message: str, status: int | None = None, retryable: bool = False
+    ) -> None:
+        self.provider = provider
+        self.status = status
+        self.retryable = retryable
+        self.provider_message = redact(message)
+        where = f" (HTTP {status})" if status is not None else ""
+        super().__init__(f"{provider} request failed{where}: {self.provider_message}")
+
+
+class ProviderStatusError(ProviderError):
+    """The provider answered with an error status."""
+
+
+class ProviderConnectionError(ProviderError):
+    """No usable answer: connection refused or dropped, or a timeout."""
+
+
+class ProviderStreamError(ProviderError):
+    """A stream that broke off or carried an error event."""
+
+
+class MissingAPIKeyError(ProviderError):
+    """The environment variable that should hold the API key is unset or empty."""
+
+
+# ---------------------------------------------------------------- secrets
+
+_SECRETS: set[str] = set()
+
+
+def register_secret(value: str | None) -> None:
+    """Remember a secret so that `redact` removes it from any text."""
+    if value and len(value) >= 4:
+        _SECRETS.add(value)
+
+
+def redact(text: str) -> str:
+    """Replace every known secret (API keys read so far) in `text` by `[REDACTED]`."""
+    for secret in sorted(_SECRETS, key=len, reverse=True):
+        if secret in text:
+            text = text.replace(secret, REDACTED)
+    return text

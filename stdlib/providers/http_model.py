@@ -7,11 +7,12 @@ own `body`, `parse` (a whole reply) and `stream`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from ..messages import AIMessage
-from ._http import post_json
-from .base import ModelProfile, ModelRequest
+from .base import MessageDelta, ModelProfile, ModelRequest
+from .http import post_json
 from .profiles import profile_for
 from .settings import AuthStyle, ModelSettings, settings_from_spec
 
@@ -30,7 +31,7 @@ class HttpChatModel(ABC):
         self._settings = settings
 
     @classmethod
-    def from_spec(cls, spec: ModelSpec, base_dir: str = ".") -> HttpChatModel:
+    def from_spec(cls, spec: ModelSpec, base_dir: str = ".") -> Self:
         return cls(settings_from_spec(spec, cls.AUTH))
 
     def __repr__(self) -> str:  # never the key
@@ -58,3 +59,7 @@ class HttpChatModel(ABC):
     @abstractmethod
     def parse(self, data: dict[str, Any]) -> AIMessage:
         """A whole (non-streamed) reply in this wire format."""
+
+    @abstractmethod
+    def stream(self, request: ModelRequest) -> AsyncIterator[MessageDelta]:
+        """The reply as deltas, read from this wire's server-sent events."""

@@ -12,7 +12,7 @@ a stream that ends before it finished is a `ProviderStreamError`.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from ..messages import (
@@ -23,9 +23,20 @@ from ..messages import (
     ToolMessage,
     UsageMetadata,
 )
-from ._http import ProviderError, ProviderStreamError, iter_sse, open_response
 from .assemble import parse_tool_call, split_calls
-from .base import MessageDelta, ModelRequest, ToolCallChunk, ToolDefinition
+from .base import (
+    Block,
+    Blocks,
+    MessageDelta,
+    ModelRequest,
+    ResponseFormat,
+    ToolCallChunk,
+    ToolChoice,
+    ToolDefinition,
+    message_type,
+)
+from .errors import ProviderError, ProviderStreamError
+from .http import iter_sse, open_response
 from .http_model import HttpChatModel
 from .settings import AuthStyle
 
@@ -84,7 +95,7 @@ class OpenAIChatModel(HttpChatModel):
 # ---------------------------------------------------------------- request
 
 
-def format_messages(messages: tuple[BaseMessage, ...] | list[BaseMessage]) -> list[dict]:
+def format_messages(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
     return [format_message(m) for m in messages]
 
 
@@ -98,7 +109,7 @@ def format_message(m: BaseMessage) -> dict[str, Any]:
     elif isinstance(m, HumanMessage):
         out = {"role": "user", "content": format_content(m.content)}
     else:
-        raise ProviderError("openai", f"cannot send a `{m.type}` message to a model")
+        raise ProviderError("openai", f"cannot send a `{message_type(m)}` message to a model")
     if m.name and not isinstance(m, ToolMessage):
         out["name"] = m.name
     return out
@@ -128,20 +139,20 @@ def _format_ai(m: AIMessage) -> dict[str, Any]:
     return out
 
 
-def _text_content(m: BaseMessage) -> Any:
+def _text_content(m: BaseMessage) -> str | list[Block]:
     if isinstance(m.content, str):
         return m.content
-    return [b for b in format_content(m.content) if b.get("type") == "text"] or m.text
+    return [b for b in map(_format_block, m.content) if b.get("type") == "text"] or m.text
 
 
-def format_content(content: Any) -> Any:
+def format_content(content: Blocks) -> str | list[Block]:
     """Content blocks passed through; LangChain's standard image blocks become `image_url`."""
     if isinstance(content, str):
         return content
     return [_format_block(b) for b in content]
 
 
-def _format_block(block: Any) -> dict[str, Any]:
+def _format_block(block: str | Block) -> Block:
     if isinstance(block, str):
         return {"type": "text", "text": block}
     if block.get("type") != "image":
@@ -158,7 +169,7 @@ def _format_block(block: Any) -> dict[str, Any]:
     return _image_url(f"data:{mime};base64,{data}")
 
 
-def _image_url(url: str) -> dict[str, Any]:
+def _image_url(url: str) -> Block:
     return {"type": "image_url", "image_url": {"url": url}}
 
 
@@ -186,7 +197,7 @@ def close_schema(schema: Any) -> Any:
     return out
 
 
-def format_tool_choice(choice: Any) -> Any:
+def format_tool_choice(choice: ToolChoice) -> str | dict[str, Any] | None:
     """B6: None sends nothing; `any` is OpenAI's `required`; another name forces that tool."""
     if choice is None:
         return None
@@ -197,7 +208,7 @@ def format_tool_choice(choice: Any) -> Any:
     return {"type": "function", "function": {"name": choice}}
 
 
-def format_response_format(fmt: Any) -> dict[str, Any]:
+def format_response_format(fmt: ResponseFormat) -> dict[str, Any]:
     schema: dict[str, Any] = {"name": fmt.name, "schema": fmt.schema}
     if fmt.strict:
         schema["strict"] = True
@@ -278,7 +289,9 @@ class _StreamReader:
         try:
             chunk = json.loads(data)
         except ValueError:
-            raise ProviderStreamError(self.provider, f"stream event is not JSON: {data[:200]!r}")
+            raise ProviderStreamError(
+                self.provider, f"stream event is not JSON: {data[:200]!r}"
+            ) from None
         if isinstance(chunk, dict) and chunk.get("error"):
             err = chunk["error"]
             raise ProviderStreamError(

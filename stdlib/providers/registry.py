@@ -2,14 +2,14 @@
 
 Input: an `ir.ModelSpec` (already resolved from its string by the compiler, A1/A2) and the
 directory of the `.agent` file that named it. Output: a `ChatModel`. The provider's wire
-format (from `stdlib/data/providers.json`) picks a factory `module:callable(spec, base_dir)`,
-imported only when first used; a provider whose wire agentc does not speak yet is a clear
-`UnsupportedProviderError`, never an import error.
+format (from `stdlib/data/providers.json`) picks a factory `(spec, base_dir) -> ChatModel`
+whose wire module is imported only when first used (the HTTP wires load httpx); a provider
+whose wire agentc does not speak yet is a clear `UnsupportedProviderError`, never an import
+error.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -17,10 +17,32 @@ from ...ir import ModelSpec, SourceSpan
 from .base import ChatModel
 from .resolve import UnknownModelError, Wire, parse_model_string, provider_info
 
-FACTORIES: dict[Wire, str] = {
-    Wire.OPENAI: "agentc.stdlib.providers.openai:OpenAIChatModel.from_spec",
-    Wire.ANTHROPIC: "agentc.stdlib.providers.anthropic:AnthropicChatModel.from_spec",
-    Wire.SCRIPTED: "agentc.stdlib.providers.scripted:ScriptedModel.from_spec",
+Factory = Callable[[ModelSpec, str], ChatModel]
+
+
+# Each wire module is imported on first use, so a run that needs no network loads no httpx.
+def _openai(spec: ModelSpec, base_dir: str) -> ChatModel:
+    from .openai import OpenAIChatModel
+
+    return OpenAIChatModel.from_spec(spec, base_dir)
+
+
+def _anthropic(spec: ModelSpec, base_dir: str) -> ChatModel:
+    from .anthropic import AnthropicChatModel
+
+    return AnthropicChatModel.from_spec(spec, base_dir)
+
+
+def _scripted(spec: ModelSpec, base_dir: str) -> ChatModel:
+    from .scripted import ScriptedModel
+
+    return ScriptedModel.from_spec(spec, base_dir)
+
+
+FACTORIES: dict[Wire, Factory] = {
+    Wire.OPENAI: _openai,
+    Wire.ANTHROPIC: _anthropic,
+    Wire.SCRIPTED: _scripted,
 }
 
 COMMAND_LINE_SPAN = SourceSpan(
@@ -41,14 +63,18 @@ def resolve_model(spec: ModelSpec, base_dir: str = ".") -> ChatModel:
             "`anthropic`, an OpenAI-compatible provider, or any OpenAI-compatible server "
             "with `openai:` and a `base_url` option"
         )
-    return _load(FACTORIES[info.wire])(spec, base_dir)
+    return FACTORIES[info.wire](spec, base_dir)
 
 
 def model_spec(
     text: str, options: dict[str, Any] | None = None, span: SourceSpan | None = None
 ) -> ModelSpec:
-    """A `ModelSpec` from a model string, e.g. the CLI's `--model openai:gpt-4o-mini`."""
-    provider, name = parse_model_string(text)
+    """A `ModelSpec` from a model string, e.g. the CLI's `--model openai:gpt-4o-mini` or a
+    middleware's `model: "…"` setting; `scripted` alone is the scripted provider."""
+    if text == Wire.SCRIPTED.value:
+        provider, name = text, ""
+    else:
+        provider, name = parse_model_string(text)
     return ModelSpec(
         spec=text,
         provider=provider,
@@ -58,17 +84,9 @@ def model_spec(
     )
 
 
-def _load(ref: str) -> Callable[[ModelSpec, str], ChatModel]:
-    module_name, _, attr = ref.partition(":")
-    target: Any = importlib.import_module(module_name)
-    for part in attr.split("."):
-        target = getattr(target, part)
-    return target
-
-
 def endpoint_for(spec: ModelSpec) -> str:
     """A3: where calls for `spec` go, without reading the key (`agentc explain`, `--verbose`)."""
-    from .settings import base_url_for
+    from .settings import base_url_for  # loads httpx: only when an endpoint is asked for
 
     info = provider_info(spec.provider)
     if info.wire is None or info.wire is Wire.SCRIPTED:

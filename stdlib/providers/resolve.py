@@ -41,7 +41,6 @@ class ProviderInfo:
 class ProviderTable:
     providers: Mapping[str, ProviderInfo]
     inference: tuple[tuple[str, str], ...]
-    inference_warnings: Mapping[str, str]
 
 
 class UnknownModelError(ValueError):
@@ -55,7 +54,6 @@ def provider_table() -> ProviderTable:
     return ProviderTable(
         providers=MappingProxyType(providers),
         inference=tuple((prefix, key) for prefix, key in raw["inference"]),
-        inference_warnings=MappingProxyType(dict(raw.get("inference_warnings", {}))),
     )
 
 
@@ -87,15 +85,6 @@ def infer_provider(name: str) -> str | None:
     for prefix, key in provider_table().inference:
         if lowered.startswith(prefix):
             return key
-    return None
-
-
-def inference_warning(name: str) -> str | None:
-    """The warning LangChain gives when this name's provider was inferred (gemini, A2)."""
-    lowered = name.lower()
-    for prefix, text in provider_table().inference_warnings.items():
-        if lowered.startswith(prefix):
-            return text
     return None
 
 

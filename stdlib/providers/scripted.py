@@ -5,7 +5,8 @@ naming a JSON file (a list of replies, or `{"replies": [...], "profile": {...}}`
 the `.agent` file. A reply is a string (the answer text) or a map with `content`,
 `tool_calls` (`{name, args, id}`), `invalid_tool_calls` (`{name, args, id, error}`), `usage`
 (`{input_tokens, output_tokens}`) and `id`. Options: `profile: {structured_output: true, …}`
-(I2, G5), `name: "gpt-4o"` (the model name G5 reads) and `cycle: true` (start again after the last reply, for benchmarks).
+(I2, G5), `name: "gpt-4o"` (the model name G5 reads) and `cycle: true` (start again after
+the last reply, for benchmarks).
 
 Output: one `AIMessage` per call (`generate`) or its deltas (`stream`); every request it
 received is kept in `calls`, in order. Running out of replies raises

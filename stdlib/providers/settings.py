@@ -15,14 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._http import (
+from .errors import MissingAPIKeyError, register_secret
+from .http import (
     DEFAULT_CONNECT_TIMEOUT_S,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
     Endpoint,
     RateLimit,
-    read_api_key,
-    register_secret,
 )
 from .resolve import ProviderInfo, provider_info
 
@@ -82,6 +81,23 @@ def settings_from_spec(spec: ModelSpec, auth: AuthStyle) -> ModelSettings:
         api_key_env=key_env,
         params=params,
     )
+
+
+def read_api_key(provider: str, env_var: str | None, required: bool = True) -> str | None:
+    """The key from `env_var`; a missing one is a clear error naming the variable."""
+    if env_var is None:
+        return None
+    value = os.environ.get(env_var, "").strip()
+    if not value:
+        if not required:
+            return None
+        raise MissingAPIKeyError(
+            provider,
+            f"no API key: set the environment variable {env_var} "
+            f"(or name another one with `api_key_env` in the model's options)",
+        )
+    register_secret(value)
+    return value
 
 
 class AuthStyle:

@@ -4,14 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from agentc.testing.fake_provider import FakeProviderServer
-
-
-@pytest.fixture
-def fake_server():
-    with FakeProviderServer() as server:
-        yield server
-
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch):

@@ -29,7 +29,7 @@ SCENARIO = "tests/conformance/test_conformance.py::test_scenario[{}]"
 ORACLE_TESTS = (
     "tests/conformance/test_conformance_agents.py",
     "tests/conformance/test_conformance_mcp.py",
-    "tests/middleware/test_conformance_lc.py",
+    "tests/stdlib/middleware/test_conformance_lc.py",
 )
 # Tests named after seats (`test_D10_D12_…`) that assert the seat map's answer directly.
 SEAT_TESTS = (
@@ -42,7 +42,7 @@ SEAT_TESTS = (
 )
 
 # Seats no test shows: (status, where, note).
-# The MCP seats (A9, A10, B10, D22, D23, E12, H5) are shown by tests/stdlib/test_stdlib_mcp.py
+# The MCP seats (A9, A10, B10, D22, D23, E12, H5) are shown by tests/stdlib/mcp/test_mcp.py
 # against a fake MCP server on 127.0.0.1; tests/conformance/test_conformance_mcp.py runs
 # LangChain's MCPAdapter (needs fastmcp>=4, skipped without it) against the same server.
 OTHER: dict[str, tuple[str, str, str]] = {}
@@ -137,7 +137,7 @@ def main() -> int:
         "structured answer, interrupts and the exception type. Besides the scenarios, "
         "`tests/conformance/test_conformance_agents.py` (H1–H3), "
         "`tests/conformance/test_conformance_mcp.py` (MCP tools, needs fastmcp>=4) and "
-        "`tests/middleware/test_conformance_lc.py` (middleware seats) run the same case in "
+        "`tests/stdlib/middleware/test_conformance_lc.py` (middleware seats) run the same case in "
         "both; a seat shown only by tests named after it (`test_D9_…`) is marked so in "
         "the note. Divergences are listed in `docs/divergences.md`.",
         "",

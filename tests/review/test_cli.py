@@ -7,19 +7,18 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from support.golden import check_golden
 
 from agentc import ir
 from agentc.cli import main
+from agentc.compiler import pipeline
 
-from .golden_util import check_golden
 from .test_render import NEEDS_DOT, expected_edges, svg_elements
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(ROOT.glob("examples/*.agent")) + sorted(
     (Path(__file__).parent / "cases").glob("*.agent")
 )
-
-from agentc.compiler import pipeline
 
 
 def compiled(path: Path) -> ir.Program:

@@ -6,12 +6,11 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from support import review_cases as fixtures
+from support.golden import check_golden
 
 from agentc import ir
 from agentc.compiler import render
-
-from . import fixtures
-from .golden_util import check_golden
 
 NEEDS_DOT = pytest.mark.skipif(
     not render.dot_available(),

@@ -8,11 +8,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from support import review_cases as fixtures
 
-from agentc import explain
-from agentc.explain import Holder, Kind
-
-from . import fixtures
+from agentc import review
+from agentc.review import Holder, Kind
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = next(iter(sorted((ROOT.parent / "shared" / "seeds").glob("000_*.txt"))), None)
@@ -28,14 +27,14 @@ def seed_cards() -> dict[str, tuple[str, str, str]]:
 
 
 def test_every_seat_once_in_stage_order():
-    ids = [row.id for row in explain.seat_table().seats]
+    ids = [row.id for row in review.seat_table().seats]
     expected = [f"{stage}{i}" for stage, n in STAGE_SIZES.items() for i in range(1, n + 1)]
     assert ids == expected
 
 
 def test_the_three_left_out_cards_are_marked_unknown():
     cards = seed_cards()
-    table = explain.seat_table()
+    table = review.seat_table()
     missing = [row.id for row in table.seats if row.id not in cards]
     assert missing == ["D13", "D15", "D19"]
     for seat_id in missing:
@@ -45,14 +44,14 @@ def test_the_three_left_out_cards_are_marked_unknown():
 
 def test_kind_and_holder_match_the_seed():
     cards = seed_cards()
-    for row in explain.seat_table().seats:
+    for row in review.seat_table().seats:
         if row.published:
             _, kind, holder = cards[row.id]
             assert (row.kind.value, row.holder.value) == (kind, holder), row.id
 
 
 def test_published_counts_leave_room_for_exactly_the_three_missing():
-    table = explain.seat_table()
+    table = review.seat_table()
     ours = Counter((r.kind, r.holder) for r in table.seats if r.published)
     gap = {(k, h): n - ours[(k, h)] for k, h, n in table.published_counts}
     assert all(n >= 0 for n in gap.values())
@@ -62,24 +61,24 @@ def test_published_counts_leave_room_for_exactly_the_three_missing():
 
 def test_questions_are_in_our_own_words():
     cards = seed_cards()
-    for row in explain.seat_table().seats:
+    for row in review.seat_table().seats:
         if row.published:
             ratio = difflib.SequenceMatcher(None, row.question, cards[row.id][0]).ratio()
             assert ratio < 0.75, f"{row.id} copies the seed's question"
 
 
 def test_every_fact_named_in_the_table_has_an_extractor():
-    for row in explain.seat_table().seats:
+    for row in review.seat_table().seats:
         for rule in row.facts:
-            assert rule.fact in explain.FACTS, (row.id, rule.fact)
+            assert rule.fact in review.FACTS, (row.id, rule.fact)
 
 
 @pytest.mark.parametrize("name", sorted(fixtures.ALL))
 def test_fact_templates_format_with_their_extractors_values(name):
     graph = fixtures.ALL[name]()
-    for row in explain.seat_table().seats:
+    for row in review.seat_table().seats:
         for rule in row.facts:
-            fact = explain.FACTS[rule.fact](graph)
+            fact = review.FACTS[rule.fact](graph)
             if fact is not None:
                 rule.answer.format(**fact.values)
 
@@ -90,13 +89,13 @@ def prelude_text() -> str:
 
 def test_hints_name_middleware_the_prelude_declares():
     declared = set(re.findall(r"^middleware (\w+)\(", prelude_text(), re.M))
-    for row in explain.seat_table().seats:
+    for row in review.seat_table().seats:
         if row.hint:
             assert row.hint in declared, (row.id, row.hint)
 
 
 def test_seats_claimed_in_the_prelude_exist():
-    ids = {row.id for row in explain.seat_table().seats}
+    ids = {row.id for row in review.seat_table().seats}
     for group in re.findall(r"seats: \[([^\]]*)\]", prelude_text()):
         for seat_id in re.findall(r"[A-I]\d+", group):
             assert seat_id in ids

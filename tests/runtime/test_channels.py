@@ -5,7 +5,7 @@ mostly on graphs in `graphs/channels.agent`; B3 drives the messages channel dire
 from __future__ import annotations
 
 import pytest
-from conftest import agent_graph, chain, chan, compiled, graph, node
+from support.graphs import agent_graph, chain, chan, compiled, graph, node
 
 from agentc.runtime import EmptyInputError, InvalidUpdateError
 from agentc.runtime.channels import AppendChannel, DeltaKind
@@ -83,7 +83,7 @@ def test_B3_channel_matches_reference_reducer():
     ids = [m.id for m in ch.output()]
     assert [m.text for m in ch.output()] == ["a", "b", "d"]
     ref = []
-    for reset, msgs in ch.take_delta()[1]:
+    for _reset, msgs in ch.take_delta()[1]:
         ref = add_messages(ref, msgs)
     assert [m.id for m in ref] == ids
 

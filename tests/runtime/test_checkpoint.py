@@ -10,7 +10,7 @@ import sqlite3
 from dataclasses import dataclass
 
 import pytest
-from conftest import agent_graph
+from support.graphs import agent_graph
 
 from agentc.runtime import (
     CheckpointerRequiredError,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from conftest import agent_graph
+from support.graphs import agent_graph
 
 from agentc.runtime import (
     AgentcRuntimeError,

@@ -9,7 +9,7 @@ import json
 import time
 
 import pytest
-from conftest import END, START, chain, chan, graph, node, program, subgraph
+from support.graphs import END, START, chain, chan, graph, node, program, router, subgraph
 
 from agentc import ir
 from agentc.runtime import (
@@ -99,7 +99,10 @@ def test_I1_search_filter_and_paging(store):
                 "meta": {"lang": "en" if i < 3 else "fr"},
             },
         )
-    keys = lambda **kw: [i.key for i in store.search(("docs",), **kw)]
+
+    def keys(**kw):
+        return [i.key for i in store.search(("docs",), **kw)]
+
     assert keys(filter={"kind": "even"}) == ["d0", "d2", "d4"]
     assert keys(filter={"meta": {"lang": "fr"}}) == ["d3", "d4", "d5"]
     assert keys(filter={"n": {"$gte": 2, "$lt": 4}}) == ["d2", "d3"]
@@ -266,8 +269,6 @@ def test_I1_routers_see_the_store():
     def pick(state, ctx):
         seen.append(ctx.store)
         return "end"
-
-    from conftest import router
 
     g = graph(
         state=[chan("x")],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from conftest import agent_graph
+from support.graphs import agent_graph
 
 from agentc.runtime.events import (
     CustomEvent,

@@ -5,7 +5,7 @@ interrupts crossing the boundary, Command(graph=PARENT) — on graphs in
 from __future__ import annotations
 
 import pytest
-from conftest import agent_graph
+from support.graphs import agent_graph
 
 from agentc.runtime import (
     Command,

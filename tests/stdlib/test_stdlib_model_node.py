@@ -8,7 +8,7 @@ from typing import Annotated
 
 import pytest
 from pydantic import BaseModel
-from stdlib_kit import SPAN, FakeCtx, make_agent, tool_spec
+from support.stdlib_kit import SPAN, FakeCtx, make_agent, tool_spec
 
 from agentc import ir
 from agentc.runtime.types import RunConfig, Send

@@ -8,7 +8,7 @@ import json
 
 import pytest
 from pydantic import ValidationError
-from stdlib_kit import SPAN
+from support.stdlib_kit import SPAN
 from typing_extensions import TypedDict
 
 from agentc import ir

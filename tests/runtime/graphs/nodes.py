@@ -153,17 +153,21 @@ async def work_reversed(i):  # later items finish first (E5)
 
 
 def work_threads(i):
+    """E5: every task waits at `KNOBS["meet"]` (a Barrier) until all of them run at once."""
     with _lock:
         PEAK["active"] += 1
         PEAK["peak"] = max(PEAK["peak"], PEAK["active"])
-    time.sleep(0.15)
+    KNOBS["meet"].wait()  # broken (the test fails) unless the tasks overlap
     with _lock:
         PEAK["active"] -= 1
     return {"results": [i]}
 
 
 async def work_sleepy(i):
+    PEAK["active"] += 1
+    PEAK["peak"] = max(PEAK["peak"], PEAK["active"])
     await asyncio.sleep(0.1)
+    PEAK["active"] -= 1
     return {"results": [i]}
 
 
@@ -190,7 +194,11 @@ async def work_flaky_first(i):
 
 
 async def work_slow(i):
-    await asyncio.sleep(2)
+    try:
+        await asyncio.sleep(2)
+    except asyncio.CancelledError:
+        KNOBS["cancelled"] = True
+        raise
 
 
 async def work_watch_store(i):

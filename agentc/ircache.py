@@ -1,0 +1,199 @@
+"""The on-disk cache of lowered IR that `agentc run` reads instead of compiling.
+
+Input: an `.agent` file's path and text; after a compile, its `CompileResult`. Output:
+`entry_for(path)` → the cache file for this text under this toolchain (None when the cache
+is off or the file unreadable), `read(entry)` → the cached `ir.Program` or None,
+`write(entry, result, path)` stores one. Entries are JSON in
+`$XDG_CACHE_HOME/agentc/ir/` (never pickle); `AGENTC_NO_IR_CACHE=1` turns the cache off.
+
+The key, and why it is enough:
+- the file's resolved path and its text;
+- the toolchain stamp: the installed `agentc.version.__version__` and the content hash of
+  every file of the packages that turn text into IR — `agentc.grammar`, `agentc.dsl`,
+  `agentc.compiler`, `agentc.ir` and `agentc.stdlib` (the prelude, the data tables and the
+  stdlib Python the compiler reads for signatures) — found where Python imports them from
+  (`importlib.util.find_spec`, nothing imported), so an editable checkout and an installed
+  wheel are keyed alike and an upgrade never serves IR lowered by an old compiler;
+- recorded in the entry and checked on every read: the hash of each file the program read
+  besides the toolchain (used `.agent` files, `use`d Python files, other `agentc.…` modules
+  it names). A program naming Python outside agentc by module name is not cached: its file
+  is not known without importing it.
+
+Invariants: a read never raises (a damaged or foreign entry is a miss); a write is atomic
+and silent when the cache folder is not writable.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .version import __version__
+
+if TYPE_CHECKING:
+    import agentc.ir as ir
+    from agentc.compiler.pipeline import CompileResult
+
+NO_CACHE_ENV = "AGENTC_NO_IR_CACHE"
+# The packages an IR is built by, and the kinds of file in them the build reads.
+TOOLCHAIN = ("agentc.grammar", "agentc.dsl", "agentc.compiler", "agentc.ir", "agentc.stdlib")
+SOURCE_SUFFIXES = (".py", ".lark", ".agent", ".json", ".txt")
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "agentc" / "ir"
+
+
+def entry_for(path: str | Path) -> Path | None:
+    """The cache file of `path`'s current text, or None (cache off, file unreadable)."""
+    if os.environ.get(NO_CACHE_ENV):
+        return None
+    try:
+        text = Path(path).read_bytes()
+    except OSError:
+        return None  # the compiler reports the unreadable file
+    where = str(Path(path).resolve()).encode()
+    return cache_dir() / f"{_digest(toolchain_stamp().encode(), where, text)}.json"
+
+
+def _digest(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.hexdigest()[:40]
+
+
+# ---------------------------------------------------------------- the toolchain stamp
+
+
+def package_dirs(package: str) -> list[Path]:
+    """Where `package` is imported from, without importing it (editable or installed)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or spec.submodule_search_locations is None:
+        return []
+    return [Path(p) for p in spec.submodule_search_locations]
+
+
+def toolchain_files() -> Iterator[tuple[str, Path]]:
+    """(`agentc.compiler/pipeline.py`, its path) for every toolchain source, sorted."""
+    for package in TOOLCHAIN:
+        for root in package_dirs(package):
+            found = []
+            for dirpath, dirnames, files in os.walk(root):
+                dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+                found += [Path(dirpath, f) for f in files if f.endswith(SOURCE_SUFFIXES)]
+            for path in sorted(found):
+                yield f"{package}/{path.relative_to(root).as_posix()}", path
+
+
+@functools.cache
+def toolchain_stamp() -> str:
+    """`agentc <version>`, then `<package>/<file>:<sha256>` per toolchain source.
+
+    Content hashes, not mtimes: an install may keep the wheel's timestamps, and a rebuilt
+    wheel of one version may differ. Hashing the ~100 files costs about a millisecond."""
+    lines = [f"agentc {__version__}"]
+    for name, path in toolchain_files():
+        lines.append(f"{name}:{_file_hash(path) or '?'}")
+    return "\n".join(lines)
+
+
+def _file_hash(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+# ---------------------------------------------------------------- entries
+
+
+def read(entry: Path) -> ir.Program | None:
+    """The cached program, while every file it depends on has its recorded hash."""
+    try:
+        data = json.loads(entry.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if any(_file_hash(Path(p)) != h for p, h in data.get("deps", {}).items()):
+        return None
+    import agentc.ir as ir
+
+    try:
+        return ir.Program.model_validate(data["program"])
+    except (ValueError, KeyError):
+        return None  # an entry from another IR version: recompile
+
+
+def write(entry: Path, result: CompileResult, root: Path) -> None:
+    """Store a compiled program with its dependencies; nothing when one cannot be named."""
+    program = result.program
+    deps = dependencies(result, root)
+    if program is None or deps is None:
+        return
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        tmp = entry.with_suffix(f".{os.getpid()}.tmp")
+        payload = {"deps": deps, "program": program.model_dump(mode="json")}
+        tmp.write_text(json.dumps(payload), encoding="utf-8")
+        os.replace(tmp, entry)
+    except OSError:
+        pass  # no writable cache: compile each time
+
+
+def dependencies(result: CompileResult, root: Path) -> dict[str, str] | None:
+    """Every file the IR depends on besides the toolchain → its hash; None when one cannot
+    be named (the program is then not cached)."""
+    if result.program is None:
+        return None
+    deps: dict[str, str] = {}
+    for name in result.sources:
+        if Path(name).is_file():
+            deps[str(Path(name).resolve())] = _file_hash(Path(name)) or ""
+    base = root.resolve().parent
+    for ref in _import_refs(result.program.model_dump(mode="json")):
+        if _in_toolchain(ref):
+            continue
+        where = _ref_file(ref, base)
+        if where is None:
+            return None
+        deps[str(where)] = _file_hash(where) or ""
+    return deps
+
+
+def _in_toolchain(ref: dict[str, Any]) -> bool:
+    """A ref to a module of the toolchain packages: the stamp already covers its file."""
+    module = str(ref.get("module", ""))
+    return not ref.get("is_file") and any(
+        module == p or module.startswith(p + ".") for p in TOOLCHAIN
+    )
+
+
+def _ref_file(ref: dict[str, Any], base: Path) -> Path | None:
+    """The file an import ref names, or None when it cannot be known without importing."""
+    module = str(ref.get("module", ""))
+    if ref.get("is_file"):
+        where = (base / module).resolve()
+        return where if where.is_file() else None
+    if not module.startswith("agentc."):
+        return None
+    from agentc.compiler.paths import agentc_module_file  # how the compiler finds it
+
+    where = agentc_module_file(module.split("."))
+    return where.resolve() if where is not None else None
+
+
+def _import_refs(value: Any) -> list[dict[str, Any]]:
+    if isinstance(value, dict):
+        found = [value] if {"module", "attr"} <= value.keys() else []
+        return found + [r for v in value.values() for r in _import_refs(v)]
+    if isinstance(value, list):
+        return [r for v in value for r in _import_refs(v)]
+    return []

@@ -1,0 +1,45 @@
+"""Reviewing an agent before it runs: the decision map of seed 000 and its renderings.
+
+Input: a compiled `ir.Graph`. Output: `decision_map(graph)` → a `DecisionMap` (who holds each
+seat, and the line that makes it so), shown by `render_text` / `render_markdown` / `to_json`,
+compared by `diff` / `render_diff` / `diff_json`, and laid out with the diagram as one HTML
+page by `agentc.review.html.page`.
+
+Rooms, in dependency order: `seats` (the table, package data) → `facts` (IR facts the table's
+answers quote) → `decisions` (the map) → `render` (text, Markdown, JSON) → `compare` (the
+diff) and `html` (the page). Invariants: every room is a pure function of the IR and the
+table; nothing here imports the runtime.
+"""
+
+from __future__ import annotations
+
+from .compare import SeatChange, diff, diff_json, render_diff
+from .decisions import DecisionMap, Origin, Part, SeatAnswer, decision_map
+from .facts import FACTS, FactValue
+from .render import because, render_markdown, render_text, to_json, where
+from .seats import Holder, Kind, Scope, SeatRow, SeatTable, seat_table
+
+__all__ = [
+    "FACTS",
+    "DecisionMap",
+    "FactValue",
+    "Holder",
+    "Kind",
+    "Origin",
+    "Part",
+    "Scope",
+    "SeatAnswer",
+    "SeatChange",
+    "SeatRow",
+    "SeatTable",
+    "because",
+    "decision_map",
+    "diff",
+    "diff_json",
+    "render_diff",
+    "render_markdown",
+    "render_text",
+    "seat_table",
+    "to_json",
+    "where",
+]

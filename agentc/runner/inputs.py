@@ -1,0 +1,102 @@
+"""What `agentc run` is given: the files on its command line and the user's input.
+
+Input: the parsed command line. Output: `check_files` (raises `UsageError` before any work
+when a named file cannot be read or the cassette cannot be written), `read_input` (the
+user's text from `--input`, `--input-file` or a piped stdin), `run_input` (that text as the
+graph's input value), `with_model` (the program with `--model` in place of the agent's
+model). Invariants: nothing is compiled or run here; a terminal stdin is never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import UsageError
+
+if TYPE_CHECKING:
+    import agentc.ir as ir
+
+
+def check_files(args: argparse.Namespace) -> None:
+    """Exit 2 before any work when a named file cannot be read (or written)."""
+    readable("the .agent file", args.file)
+    if args.input_file:
+        readable("the input file", args.input_file)
+    if args.decisions:
+        readable("the decisions file", args.decisions)
+    if args.replay:
+        readable("the cassette", args.replay)
+    if args.record:
+        writable("the cassette", args.record)
+
+
+def readable(what: str, path: str) -> None:
+    try:
+        with open(path, "rb") as f:
+            f.read(1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {what} {path!r}: {exc.strerror or exc}") from None
+
+
+def writable(what: str, path: str) -> None:
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"cannot write {what} {path!r}: {exc.strerror or exc}") from None
+
+
+def read_input(args: argparse.Namespace) -> str | None:
+    if args.input is not None:
+        return args.input
+    if args.input_file:
+        try:
+            return Path(args.input_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read the input file {args.input_file!r}: {exc}") from None
+    if not sys.stdin.isatty():
+        data = sys.stdin.read()
+        return data if data.strip() else None
+    return None
+
+
+def run_input(graph: ir.Graph, text: str | None, resuming: bool) -> dict[str, Any] | None:
+    """The run's input: a user message for graphs with `messages`; for other graphs the
+    text is their input state as a JSON object (or nothing: the channels' defaults)."""
+    if any(c.name == "messages" for c in graph.state):
+        return None if text is None else {"messages": [{"role": "user", "content": text}]}
+    if text is None:
+        return None if resuming else {}
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        raise UsageError(_not_an_object(graph))
+    return value
+
+
+def _not_an_object(graph: ir.Graph) -> str:
+    names = ", ".join(c.name for c in graph.state if c.input) or "none"
+    return (
+        f"`{graph.name}` has no `messages` channel, so its input is a JSON "
+        f"object of its state channels ({names}), e.g. --input "
+        f"'{{\"{next((c.name for c in graph.state if c.input), 'key')}\": …}}'"
+    )
+
+
+def with_model(program: ir.Program, graph_name: str, spec_text: str) -> ir.Program:
+    """The program with `graph_name`'s agent model replaced (A1/A2 read the string)."""
+    from agentc.stdlib.agent import model_spec_from_string
+
+    graphs = []
+    for g in program.graphs:
+        if g.name == graph_name and g.agent is not None:
+            model = model_spec_from_string(spec_text, g.agent.model.span)
+            g = g.model_copy(update={"agent": g.agent.model_copy(update={"model": model})})
+        graphs.append(g)
+    return program.model_copy(update={"graphs": graphs})

@@ -1,0 +1,237 @@
+"""Rules of the settings that shape a run, shared by `agent` and `graph` blocks: limits
+(steps, step timeout; an agent's budgets), the checkpointer, the long-term store (I1) and
+interrupts.
+
+Input: the statements (from the block's `settings.AgentSettings` / `GraphSettings`).
+Output: diagnostics, one function per rule.
+Invariant: the AST is only read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import agentc.ir as ir
+
+from ...dsl import ast
+from ...dsl.codes import Code
+from ...dsl.diagnostics import Diagnostic, error, warning
+from ..budgets import BUDGET_KEYS, budget_entries, check_budget, check_budget_set
+from ..suggest import did_you_mean
+from ..typecheck import describe
+
+LIMITS = {"steps": "int", "step_timeout": "duration"}  # wall-clock per run: the `time` budget
+CHECKPOINT_WORDS = ("memory", "none")
+CHECKPOINT_CALLS = ("sqlite", "postgres")
+DURABILITY = ("sync", "async", "exit")  # F11
+STORE_WORDS = tuple(k.value for k in ir.StoreKind if k is not ir.StoreKind.SQLITE)
+STORE_CALLS = (ir.StoreKind.SQLITE.value,)
+INTERRUPT_WORDS = ("before", "after")
+
+
+# ---------------------------------------------------------------- limits
+
+
+def check_limits(stmt: ast.LimitsStmt, *, budgets: bool = False) -> Iterator[Diagnostic]:
+    """Limit values (F1, F2); with `budgets` (an agent block) also tokens / cost / time."""
+    known = (*LIMITS, *BUDGET_KEYS) if budgets else tuple(LIMITS)
+    for entry in stmt.entries.entries:
+        key = entry.key.text
+        kind = LIMITS.get(key)
+        if kind is None and budgets and key in BUDGET_KEYS:
+            yield from check_budget(entry)
+        elif kind is None and key in BUDGET_KEYS:
+            yield error(
+                Code.UNKNOWN_LIMIT,
+                f"`{key}` is a budget; graph blocks have none",
+                entry.key.span,
+                "budgets apply to agent blocks",
+                notes=("a budget is checked before each model call of an agent",),
+                help="move the budget to an `agent` block, or remove it",
+            )
+        elif kind is None:
+            yield error(
+                Code.UNKNOWN_LIMIT,
+                f"unknown limit `{key}`",
+                entry.key.span,
+                "not a limit",
+                help=did_you_mean(key, known),
+            )
+        elif kind == "int":
+            yield from _check_steps(key, entry.value)
+        else:
+            yield from _check_duration(key, entry.value)
+    if budgets:
+        yield from check_budget_set(budget_entries(stmt))
+
+
+def _check_steps(key: str, value: ast.Expr) -> Iterator[Diagnostic]:
+    if not isinstance(value, ast.IntLit):
+        yield error(
+            Code.TYPE_MISMATCH,
+            f"expected an integer, found {describe(value)}",
+            value.span,
+            "expected int",
+        )
+    elif value.value < 1:
+        yield error(
+            Code.BAD_LIMIT,
+            f"`{key}` must be at least 1",
+            value.span,
+            f"{value.value} steps could never run a node",
+            notes=("F1: the run stops after this many supersteps",),
+        )
+
+
+def _check_duration(key: str, value: ast.Expr) -> Iterator[Diagnostic]:
+    if isinstance(value, ast.UnaryOp) and value.op == "-":
+        yield error(
+            Code.BAD_LIMIT, f"`{key}` must be greater than zero", value.span, "negative duration"
+        )
+    elif not isinstance(value, (ast.DurationLit, ast.IntLit, ast.FloatLit)):
+        yield error(
+            Code.TYPE_MISMATCH,
+            f"expected a duration, found {describe(value)}",
+            value.span,
+            "expected a duration such as 30s",
+        )
+    elif (value.seconds if isinstance(value, ast.DurationLit) else value.value) <= 0:
+        yield error(
+            Code.BAD_LIMIT,
+            f"`{key}` must be greater than zero",
+            value.span,
+            "a zero timeout stops every step",
+            help="remove it for no timeout",
+        )
+
+
+# ---------------------------------------------------------------- checkpoint
+
+
+def check_checkpoint(stmt: ast.CheckpointStmt) -> Iterator[Diagnostic]:
+    v = stmt.value
+    if isinstance(v, ast.NoneLit) or (isinstance(v, ast.Ref) and v.dotted in CHECKPOINT_WORDS):
+        return
+    if isinstance(v, ast.Call) and v.callee.dotted in CHECKPOINT_CALLS:
+        yield from check_checkpoint_call(v)
+        return
+    yield error(
+        Code.BAD_CHECKPOINT,
+        "unknown checkpointer",
+        v.span,
+        'expected memory, none, sqlite("…") or postgres("…")',
+        help=did_you_mean(v.dotted, CHECKPOINT_WORDS + CHECKPOINT_CALLS)
+        if isinstance(v, ast.Ref)
+        else None,
+    )
+
+
+def check_checkpoint_call(call: ast.Call) -> Iterator[Diagnostic]:
+    """`sqlite("path")` or `sqlite("path", durability: "sync")`."""
+    if call.callee.dotted == "postgres":  # the name is reserved; the store is not built yet
+        yield error(
+            Code.BAD_CHECKPOINT,
+            "the PostgreSQL checkpointer is not available yet",
+            call.callee.span,
+            "no run could start with it",
+            help='use `sqlite("…")` (or `memory`) for now',
+        )
+        return
+    positional = [a for a in call.args if a.name is None]
+    if len(positional) != 1 or not isinstance(positional[0].value, ast.StringLit):
+        yield error(
+            Code.BAD_CHECKPOINT,
+            f"`{call.callee.dotted}(…)` takes one path string",
+            call.span,
+            "expected one path or URL",
+        )
+    for arg in call.args:
+        if arg.name is None:
+            continue
+        if arg.name.text != "durability":
+            yield error(
+                Code.BAD_CHECKPOINT,
+                f"unknown checkpoint option `{arg.name.text}`",
+                arg.name.span,
+                "the only option is `durability`",
+            )
+        elif not (isinstance(arg.value, ast.StringLit) and arg.value.value in DURABILITY):
+            yield error(
+                Code.BAD_CHECKPOINT,
+                '`durability` must be "sync", "async" or "exit"',
+                arg.value.span,
+                "F11: when each step's progress is saved",
+                help='"sync" waits for each step\'s save before the next starts',
+            )
+
+
+def has_checkpointer(stmt: ast.CheckpointStmt | None) -> bool:
+    """The block's `checkpoint` line saves runs (it is not absent, `none` or `checkpoint none`)."""
+    if stmt is None:
+        return False
+    v = stmt.value
+    return not (isinstance(v, ast.NoneLit) or (isinstance(v, ast.Ref) and v.dotted == "none"))
+
+
+# ---------------------------------------------------------------- the long-term store (I1)
+
+
+def check_store(stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
+    """`store` (agent and graph blocks): memory, none or sqlite("…")."""
+    v = stmt.value
+    if isinstance(v, ast.NoneLit) or (isinstance(v, ast.Ref) and v.dotted in STORE_WORDS):
+        return
+    if isinstance(v, ast.Call) and v.callee.dotted in STORE_CALLS:
+        if (
+            len(v.args) == 1
+            and v.args[0].name is None
+            and isinstance(v.args[0].value, ast.StringLit)
+        ):
+            return
+        yield error(
+            Code.BAD_STORE,
+            f"`{v.callee.dotted}(…)` takes one path",
+            v.span,
+            "expected one string",
+            help='write `store sqlite(".agentc/memory.db")`',
+        )
+        return
+    yield error(
+        Code.BAD_STORE,
+        "unknown long-term store",
+        v.span,
+        'expected memory, none or sqlite("…")',
+        notes=("I1: tools and middleware read and write the store; the agent loop never does",),
+        help=did_you_mean(v.dotted, STORE_WORDS + STORE_CALLS) if isinstance(v, ast.Ref) else None,
+    )
+
+
+# ---------------------------------------------------------------- interrupts
+
+
+def check_interrupt_words(stmt: ast.InterruptStmt) -> Iterator[Diagnostic]:
+    if stmt.when.text not in INTERRUPT_WORDS:
+        yield error(
+            Code.BAD_INTERRUPT,
+            f"`interrupt {stmt.when.text}` is not a breakpoint",
+            stmt.when.span,
+            "expected `before` or `after`",
+            help=did_you_mean(stmt.when.text, INTERRUPT_WORDS),
+        )
+
+
+def check_interrupt_checkpointer(
+    interrupts: Iterable[ast.InterruptStmt], checkpoint: ast.CheckpointStmt | None
+) -> Iterator[Diagnostic]:
+    """D4: a breakpoint in a run that saves nothing can never be resumed."""
+    if has_checkpointer(checkpoint):
+        return
+    for s in interrupts:
+        yield warning(
+            Code.INTERRUPT_NO_CHECKPOINT,
+            "this interrupt can never be resumed",
+            s.span,
+            "the run stops here and its state is lost",
+            notes=("D4: without a checkpointer a paused run cannot be saved",),
+            help='add `checkpoint memory` or `checkpoint sqlite("…")`',
+        )

@@ -1,0 +1,142 @@
+"""The tools node: runs the model's tool calls, inside the agent's `wrap_tool_call` chain.
+
+Input: at bind time the agent's `ir.Graph` and the `BindEnv`; per task either one call (the
+payload of the `Send` the router made, with a state snapshot when a tool reads the state:
+E4) or, without a router's Sends, every call of the last AI message; and the task's
+`RunContext`. Output: the tools' answers as a node update — `{"messages": [...]}` in the
+order the calls were listed (E5), or the Commands the tools returned.
+
+Seats: E1 (an unknown tool is answered and the run goes on; with middleware it reaches the
+middleware first, as langchain 1.4.10's ToolNode does), E5 (several calls of one task run
+concurrently and answer in listed order), A7/A9 (tools keyed by name, MCP tools merged in
+at the first call); running one call (E2–E4, B8, E11) is `stdlib/tools.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...ir import Graph, HookPoint, NodeSpec
+from ...runtime.types import BindEnv, Command, RunConfig, RunContext, factory
+from ..messages import ToolCall, ToolMessage
+from ..middleware.base import AgentRuntime, ToolCallRequest, tool_call_dict
+from ..middleware.binding import bound_middleware
+from ..middleware.chain import ToolHandler, tool_chain
+from ..routing import last_ai_and_tool_messages
+from ..tools import CallEnv, Tool, ToolResult, ToolRuntime, run_tool, unknown_tool_message
+from .spec import STATE_KEY, TOOL_CALL_KEY, with_hook
+from .tools import bind_tools, mcp_toolset, merged_tools
+
+if TYPE_CHECKING:
+    from ..mcp import McpToolset
+
+Update = dict[str, Any] | Command | list[Any]
+
+
+class ToolRunner:
+    """Runs the tool calls of one task (a Send's one call) or of the last AI message.
+
+    With `wrap_tool_call` middleware each call goes through their chain (first declared
+    outermost); an unknown tool reaches the middleware first and is answered (E1) only by
+    the innermost handler, as langchain 1.4.10's ToolNode does.
+    """
+
+    def __init__(self, tools: Mapping[str, Tool], wrappers: Sequence[object] = ()) -> None:
+        self.tools = dict(tools)
+        self.runtime_tools = tuple(self.tools.values())
+        self.handler: ToolHandler | None = tool_chain(wrappers, self.execute) if wrappers else None
+        self.mcp: McpToolset | None = None  # A9: merged in once, at the first call
+
+    async def _merge_mcp(self, mcp: McpToolset) -> None:
+        merged = merged_tools(self.runtime_tools, await mcp.tools())
+        self.tools = {t.name: t for t in merged}
+        self.runtime_tools, self.mcp = merged, None
+
+    async def __call__(self, state: Mapping[str, Any], ctx: RunContext) -> Update:
+        if self.mcp is not None:
+            await self._merge_mcp(self.mcp)
+        calls, view = self._calls(state)
+        env = CallEnv(state=view, config=ctx.config, store=ctx.store, context=ctx)
+        if len(calls) == 1:
+            return as_update(await self.run_one(calls[0], env))
+        results = await asyncio.gather(*(self.run_one(c, env) for c in calls))
+        return _merge_updates([as_update(r) for r in results])  # E5: in listed order
+
+    def _calls(self, state: Mapping[str, Any]) -> tuple[list[ToolCall], Mapping[str, Any]]:
+        if TOOL_CALL_KEY in state:
+            return [state[TOOL_CALL_KEY]], state.get(STATE_KEY) or {}
+        ai, _ = last_ai_and_tool_messages(state.get("messages") or [])
+        return (list(ai.tool_calls) if ai else []), state
+
+    async def run_one(self, call: ToolCall, env: CallEnv) -> ToolResult:
+        if self.handler is None:
+            return await self.run_plain(call, env)
+        runtime = ToolRuntime(
+            state=env.state,
+            tool_call_id=call.id,
+            config=env.config,
+            store=env.store,
+            context=env.context,
+        )
+        request = ToolCallRequest(
+            tool_call=tool_call_dict(call),
+            tool=self.tools.get(call.name),
+            state=env.state,
+            runtime=runtime,
+            available=self.runtime_tools,
+        )
+        return await self.handler(request)
+
+    async def run_plain(self, call: ToolCall, env: CallEnv) -> ToolResult:
+        t = self.tools.get(call.name)
+        if t is None:
+            return unknown_tool_message(call, list(self.tools))  # E1
+        return await run_tool(t, call, env)
+
+    async def execute(self, request: ToolCallRequest) -> ToolResult:
+        """The innermost handler: the (possibly edited) call run by its tool."""
+        raw = request.tool_call
+        call = ToolCall(name=raw["name"], args=dict(raw.get("args") or {}), id=raw.get("id"))
+        if request.tool is None:
+            return unknown_tool_message(call, list(self.tools))  # E1
+        return await run_tool(request.tool, call, _call_env(request))
+
+
+def _call_env(request: ToolCallRequest) -> CallEnv:
+    """What the call may be given, from the runtime the (possibly edited) request holds."""
+    rt = request.runtime
+    if isinstance(rt, ToolRuntime):
+        return CallEnv(state=request.state, config=rt.config, store=rt.store, context=rt.context)
+    if isinstance(rt, AgentRuntime):
+        return CallEnv(
+            state=request.state, config=rt.config or RunConfig(), store=rt.store, context=rt.task
+        )
+    return CallEnv(state=request.state)
+
+
+def as_update(result: ToolResult) -> Update:
+    """A tool's answer as a node update: messages in a dict, Commands as they are."""
+    if isinstance(result, ToolMessage):
+        return {"messages": [result]}
+    if isinstance(result, list):
+        return [{"messages": [r]} if isinstance(r, ToolMessage) else r for r in result]
+    return result
+
+
+def _merge_updates(updates: list[Update]) -> Update:
+    if all(isinstance(u, dict) and set(u) == {"messages"} for u in updates):
+        return {"messages": [m for u in updates if isinstance(u, dict) for m in u["messages"]]}
+    flat: list[Any] = []
+    for u in updates:
+        flat.extend(u if isinstance(u, list) else [u])
+    return flat
+
+
+@factory
+def tool_node(spec: NodeSpec, graph: Graph, env: BindEnv) -> ToolRunner:
+    wraps = with_hook(bound_middleware(graph, env), HookPoint.WRAP_TOOL_CALL)
+    runner = ToolRunner({t.name: t for t in bind_tools(graph, env)}, wraps)
+    runner.mcp = mcp_toolset(graph, env)
+    return runner

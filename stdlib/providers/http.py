@@ -1,0 +1,342 @@
+"""The HTTP layer the providers and the MCP client share: pooled clients, retries, rate
+limits, server-sent events.
+
+Input: an `Endpoint` (provider, base URL, secret headers, timeouts, retry budget) and a JSON
+body. Output: the decoded JSON reply (`post_json`), or the open response of a stream
+(`open_response`) and its server-sent events (`iter_sse`). Invariants: one
+`httpx.AsyncClient` per (provider, base URL, event loop), with HTTP/2 where the server
+offers it; retries follow the SDKs (E8: max_retries 2, exponential backoff with jitter,
+`Retry-After` honoured, retry on 408/409/429/5xx and connection errors, never on other
+4xx); every failure is a `ProviderError` (errors.py) naming provider, status and the
+provider's own message; secrets never appear in reprs or error text. `httpx` is imported
+here and in the MCP client only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import random
+import time
+import weakref
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from .errors import (
+    ProviderConnectionError,
+    ProviderError,
+    ProviderStatusError,
+    ProviderStreamError,
+)
+
+DEFAULT_MAX_RETRIES = 2  # E8: the SDKs' default
+DEFAULT_TIMEOUT_S = 600.0  # the SDKs' read timeout
+DEFAULT_CONNECT_TIMEOUT_S = 5.0
+INITIAL_BACKOFF_S = 0.5
+MAX_BACKOFF_S = 8.0
+MAX_RETRY_AFTER_S = 60.0  # a longer Retry-After is not waited for; our own backoff applies
+RETRYABLE_STATUS = frozenset({408, 409, 429})
+
+
+# ---------------------------------------------------------------- endpoint and limiter
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimit:
+    """A client-side token bucket: `requests_per_second` on average, `burst` at once."""
+
+    requests_per_second: float
+    burst: int = 1
+
+
+class _TokenBucket:
+    def __init__(self, limit: RateLimit) -> None:
+        self._rate = limit.requests_per_second
+        self._capacity = float(max(1, limit.burst))
+        self._tokens = self._capacity
+        self._stamp = time.monotonic()
+        self._lock = asyncio.Lock()
+
+    async def acquire(self) -> None:
+        async with self._lock:
+            while True:
+                now = time.monotonic()
+                self._tokens = min(self._capacity, self._tokens + (now - self._stamp) * self._rate)
+                self._stamp = now
+                if self._tokens >= 1.0:
+                    self._tokens -= 1.0
+                    return
+                await asyncio.sleep((1.0 - self._tokens) / self._rate)
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """Where and how to call one provider; `headers` hold secrets and stay out of reprs."""
+
+    provider: str
+    base_url: str
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    timeout_s: float | None = DEFAULT_TIMEOUT_S
+    connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S
+    max_retries: int = DEFAULT_MAX_RETRIES
+    rate_limit: RateLimit | None = None
+
+    def url(self, path: str) -> str:
+        return self.base_url.rstrip("/") + "/" + path.lstrip("/")
+
+
+# ---------------------------------------------------------------- client pool
+
+# ("client", provider, base URL) → its client; ("bucket", provider, base URL, limit) → its
+# rate limiter
+Pool = dict[tuple[object, ...], httpx.AsyncClient | _TokenBucket]
+_POOLS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Pool] = weakref.WeakKeyDictionary()
+
+
+def _pool() -> Pool:
+    # A client is bound to the loop that opened its connections, so pools are per loop.
+    loop = asyncio.get_running_loop()
+    pool = _POOLS.get(loop)
+    if pool is None:
+        pool = _POOLS[loop] = {}
+    return pool
+
+
+def client_for(endpoint: Endpoint) -> httpx.AsyncClient:
+    """The one pooled client for this provider and base URL in this process (and loop)."""
+    pool = _pool()
+    key = ("client", endpoint.provider, endpoint.base_url)
+    client = pool.get(key)
+    if not isinstance(client, httpx.AsyncClient) or client.is_closed:
+        client = pool[key] = httpx.AsyncClient(
+            http2=True,  # negotiated by ALPN on https; plain http stays HTTP/1.1
+            timeout=httpx.Timeout(endpoint.timeout_s, connect=endpoint.connect_timeout_s),
+            limits=httpx.Limits(max_connections=1000, max_keepalive_connections=100),
+            follow_redirects=False,
+        )
+    return client
+
+
+def _bucket_for(endpoint: Endpoint) -> _TokenBucket | None:
+    if endpoint.rate_limit is None:
+        return None
+    pool = _pool()
+    key = ("bucket", endpoint.provider, endpoint.base_url, endpoint.rate_limit)
+    bucket = pool.get(key)
+    if not isinstance(bucket, _TokenBucket):
+        bucket = pool[key] = _TokenBucket(endpoint.rate_limit)
+    return bucket
+
+
+async def close_clients() -> None:
+    """Close this loop's pooled clients (tests, and a clean CLI exit)."""
+    pool = _pool()
+    for key, value in list(pool.items()):
+        if isinstance(value, httpx.AsyncClient):
+            await value.aclose()
+        del pool[key]
+
+
+# ---------------------------------------------------------------- retries
+
+
+def retry_after_s(headers: httpx.Headers) -> float | None:
+    """Seconds the server asked us to wait (`retry-after-ms`, `retry-after`), if sane."""
+    raw_ms = headers.get("retry-after-ms")
+    if raw_ms:
+        try:
+            return _sane(float(raw_ms) / 1000.0)
+        except ValueError:
+            pass
+    raw = headers.get("retry-after")
+    if not raw:
+        return None
+    try:
+        return _sane(float(raw))
+    except ValueError:
+        parsed = email.utils.parsedate_to_datetime(raw) if raw else None
+        return _sane(parsed.timestamp() - time.time()) if parsed else None
+
+
+def _sane(seconds: float) -> float | None:
+    return seconds if 0 <= seconds <= MAX_RETRY_AFTER_S else None
+
+
+def backoff_s(attempt: int) -> float:
+    """Exponential backoff with jitter, as the SDKs: 0.5 s, 1 s, 2 s … capped at 8 s."""
+    base = min(INITIAL_BACKOFF_S * (2**attempt), MAX_BACKOFF_S)
+    return base * (1 - 0.25 * random.random())
+
+
+def _is_retryable_status(status: int, headers: httpx.Headers) -> bool:
+    should = headers.get("x-should-retry")
+    if should in ("true", "false"):
+        return should == "true"
+    return status in RETRYABLE_STATUS or status >= 500
+
+
+def error_message(body: bytes) -> str:
+    """The provider's own message out of an error body (OpenAI and Anthropic shapes)."""
+    text = body.decode("utf-8", "replace")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text.strip()[:500] or "(empty body)"
+    err = data.get("error", data) if isinstance(data, dict) else data
+    if isinstance(err, dict) and err.get("message"):
+        return str(err["message"])
+    if isinstance(err, str):
+        return err
+    return text.strip()[:500]
+
+
+def _status_error(endpoint: Endpoint, response: httpx.Response, body: bytes) -> ProviderError:
+    retryable = _is_retryable_status(response.status_code, response.headers)
+    return ProviderStatusError(
+        endpoint.provider, error_message(body), status=response.status_code, retryable=retryable
+    )
+
+
+def _connection_error(endpoint: Endpoint, exc: Exception) -> ProviderError:
+    kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "connection failed"
+    detail = str(exc) or type(exc).__name__
+    return ProviderConnectionError(
+        endpoint.provider, f"{kind} calling {endpoint.base_url}: {detail}", retryable=True
+    )
+
+
+@asynccontextmanager
+async def open_response(
+    endpoint: Endpoint, path: str, body: dict[str, Any], stream: bool
+) -> AsyncIterator[httpx.Response]:
+    """POST with retries until a 2xx response arrives; yields it open for reading.
+
+    Retries happen only before the response is handed over, so a stream is never replayed
+    after its first byte reached the caller.
+    """
+    response = await _send_with_retries(endpoint, path, body, stream)
+    try:
+        yield response
+    finally:
+        await response.aclose()
+
+
+async def _send_with_retries(
+    endpoint: Endpoint, path: str, body: dict[str, Any], stream: bool
+) -> httpx.Response:
+    content = _dumps(body)
+    attempt = 0
+    while True:
+        try:
+            return await _send_once(endpoint, path, content, stream)
+        except ProviderError as err:
+            if not err.retryable or attempt >= endpoint.max_retries:
+                raise
+            wait = err.retry_after_s
+        attempt += 1
+        await asyncio.sleep(wait if wait is not None else backoff_s(attempt - 1))
+
+
+async def _send_once(endpoint: Endpoint, path: str, content: bytes, stream: bool) -> httpx.Response:
+    bucket = _bucket_for(endpoint)
+    if bucket is not None:
+        await bucket.acquire()
+    client = client_for(endpoint)
+    request = client.build_request(
+        "POST", endpoint.url(path), content=content, headers=dict(endpoint.headers)
+    )
+    try:
+        response = await client.send(request, stream=stream)
+    except httpx.TransportError as exc:
+        raise _connection_error(endpoint, exc) from None
+    if response.status_code < 400:
+        return response
+    raw = await _read_quietly(response)
+    await response.aclose()
+    err = _status_error(endpoint, response, raw)
+    err.retry_after_s = retry_after_s(response.headers)
+    raise err
+
+
+async def _read_quietly(response: httpx.Response) -> bytes:
+    try:
+        return await response.aread()
+    except httpx.TransportError:
+        return b""
+
+
+def _dumps(body: dict[str, Any]) -> bytes:
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+async def post_json(endpoint: Endpoint, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST a JSON body and return the decoded JSON reply.
+
+    The whole body is read inside `send`, so a body that breaks off is a connection error
+    and is retried like one.
+    """
+    async with open_response(endpoint, path, body, stream=False) as response:
+        return _decode_json(endpoint, response.content)
+
+
+def _decode_json(endpoint: Endpoint, raw: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise ProviderError(
+            endpoint.provider, f"reply is not JSON: {raw[:200].decode('utf-8', 'replace')!r}"
+        ) from None
+    if not isinstance(data, dict):
+        raise ProviderError(endpoint.provider, "reply is not a JSON object")
+    return data
+
+
+# ---------------------------------------------------------------- server-sent events
+
+
+@dataclass(frozen=True, slots=True)
+class SSEvent:
+    event: str | None
+    data: str
+
+
+async def iter_sse(endpoint: Endpoint, response: httpx.Response) -> AsyncIterator[SSEvent]:
+    """Decode `text/event-stream`; a connection that drops mid-stream is a ProviderStreamError."""
+    event: str | None = None
+    data: list[str] = []
+    rest = b""
+    try:
+        async for chunk in response.aiter_bytes():
+            lines = (rest + chunk).split(b"\n")
+            rest = lines.pop()
+            for line in lines:
+                line = line.rstrip(b"\r")
+                if line:
+                    event = _sse_field(line, event, data)
+                elif data or event:
+                    yield SSEvent(event, "\n".join(data))
+                    event, data = None, []
+    except httpx.TransportError as exc:
+        raise ProviderStreamError(
+            endpoint.provider, f"stream broke off: {exc or type(exc).__name__}"
+        ) from None
+    if data:
+        yield SSEvent(event, "\n".join(data))
+
+
+def _sse_field(line: bytes, event: str | None, data: list[str]) -> str | None:
+    if line.startswith(b":"):
+        return event  # a comment / keep-alive
+    name, _, value = line.decode("utf-8").partition(":")
+    if value.startswith(" "):
+        value = value[1:]
+    if name == "data":
+        data.append(value)
+    elif name == "event":
+        return value
+    return event
