@@ -9,7 +9,7 @@ checker).
 
 from __future__ import annotations
 
-from typing import Union
+from typing import TypeAlias
 
 from .astclass import Node, finish, node
 from .source import Span
@@ -128,20 +128,20 @@ class BinaryOp(Node):
     span: Span
 
 
-Expr = Union[
-    StringLit,
-    IntLit,
-    FloatLit,
-    BoolLit,
-    NoneLit,
-    DurationLit,
-    ListLit,
-    MapLit,
-    Ref,
-    Call,
-    UnaryOp,
-    BinaryOp,
-]
+Expr: TypeAlias = (
+    StringLit
+    | IntLit
+    | FloatLit
+    | BoolLit
+    | NoneLit
+    | DurationLit
+    | ListLit
+    | MapLit
+    | Ref
+    | Call
+    | UnaryOp
+    | BinaryOp
+)
 
 
 # ---------------------------------------------------------------- types
@@ -186,7 +186,7 @@ class LiteralType(Node):
     span: Span
 
 
-TypeExpr = Union[NamedType, GenericType, OptionalType, UnionType, LiteralType]
+TypeExpr: TypeAlias = NamedType | GenericType | OptionalType | UnionType | LiteralType
 
 
 # ---------------------------------------------------------------- shared statements
@@ -293,18 +293,18 @@ class OutputStmt(Node):
     span: Span
 
 
-AgentStmt = Union[
-    ModelStmt,
-    PromptStmt,
-    ToolsStmt,
-    OutputStmt,
-    MiddlewareStmt,
-    LimitsStmt,
-    CheckpointStmt,
-    StateStmt,
-    InterruptStmt,
-    SettingStmt,
-]
+AgentStmt: TypeAlias = (
+    ModelStmt
+    | PromptStmt
+    | ToolsStmt
+    | OutputStmt
+    | MiddlewareStmt
+    | LimitsStmt
+    | CheckpointStmt
+    | StateStmt
+    | InterruptStmt
+    | SettingStmt
+)
 
 
 @node
@@ -371,18 +371,18 @@ class HookDecl(Node):
     span: Span
 
 
-GraphStmt = Union[
-    StateStmt,
-    NodeDecl,
-    EdgeDecl,
-    RouteDecl,
-    HookDecl,
-    InterruptStmt,
-    LimitsStmt,
-    CheckpointStmt,
-    MiddlewareStmt,
-    SettingStmt,
-]
+GraphStmt: TypeAlias = (
+    StateStmt
+    | NodeDecl
+    | EdgeDecl
+    | RouteDecl
+    | HookDecl
+    | InterruptStmt
+    | LimitsStmt
+    | CheckpointStmt
+    | MiddlewareStmt
+    | SettingStmt
+)
 
 
 @node
@@ -452,7 +452,7 @@ class DeclareDecl(Node):
     variadic: bool = False  # `...` closes the parameter list (the declaration takes more)
 
 
-Item = Union[UseDecl, SchemaDecl, AgentDecl, GraphDecl, DeclareDecl]
+Item: TypeAlias = UseDecl | SchemaDecl | AgentDecl | GraphDecl | DeclareDecl
 
 
 @node

@@ -10,24 +10,29 @@ AST's ~45 classes that is ~25 ms of every `agentc check` (a cold start budget of
 Here `dataclass` only collects fields and adds slots (no generated code); `==`, `hash`,
 `repr` and the frozen guards are shared functions of `Node`, and the `__init__`s of all
 classes waiting are compiled together in one `exec` by `finish()` (or on first need).
+Type checkers see `@node` as `@dataclass(frozen=True)` (`typing.dataclass_transform`,
+PEP 681), so every constructor call, field type and assignment is checked.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from operator import attrgetter
-from typing import Any
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 _set = object.__setattr__
-_PENDING: list[type] = []
+_PENDING: list[type[Node]] = []
 
 
 class Node:
     """The shared behaviour of every AST node (no fields of its own)."""
 
     __slots__ = ()
-    _key: Any  # per class: attrgetter over its field names, for == and hash
-    _names: tuple[str, ...]
+    _key: ClassVar[attrgetter[Any]]  # per class: its field values, for == and hash
+    _names: ClassVar[tuple[str, ...]]
+    # Set on every subclass by `dataclasses.dataclass` (declared here, never assigned, so
+    # type checkers accept a node wherever `dataclasses.fields` or `replace` takes one).
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
@@ -52,7 +57,7 @@ class Node:
         return [getattr(self, n) for n in self._names]
 
     def __setstate__(self, state: list[Any]) -> None:
-        for name, value in zip(self._names, state):
+        for name, value in zip(self._names, state, strict=False):
             _set(self, name, value)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -61,7 +66,11 @@ class Node:
         type(self).__init__(self, *args, **kwargs)
 
 
-def node(cls: type) -> type:
+_N = TypeVar("_N", bound=Node)
+
+
+@dataclass_transform(frozen_default=True)
+def node(cls: type[_N]) -> type[_N]:
     """Make `cls` (which must derive from `Node`) a frozen, slotted dataclass."""
     made = dataclasses.dataclass(init=False, repr=False, eq=False, slots=True)(cls)
     names = tuple(f.name for f in dataclasses.fields(made))
@@ -76,7 +85,9 @@ def finish() -> None:
     """Compile the `__init__` of every class made so far, all in one `exec`."""
     if not _PENDING:
         return
-    classes, lines, env = list(_PENDING), [], {"_set": _set}
+    classes = list(_PENDING)
+    lines: list[str] = []
+    env: dict[str, Any] = {"_set": _set}
     _PENDING.clear()
     for i, cls in enumerate(classes):
         lines += _init_source(i, cls, env)
@@ -87,8 +98,9 @@ def finish() -> None:
         cls.__init__ = init
 
 
-def _init_source(i: int, cls: type, env: dict[str, Any]) -> list[str]:
-    params, body = [], []
+def _init_source(i: int, cls: type[Node], env: dict[str, Any]) -> list[str]:
+    params: list[str] = []
+    body: list[str] = []
     for f in dataclasses.fields(cls):
         if f.default_factory is not dataclasses.MISSING:
             raise TypeError(f"{cls.__name__}.{f.name}: @node does not take default factories")
@@ -97,7 +109,9 @@ def _init_source(i: int, cls: type, env: dict[str, Any]) -> list[str]:
         else:
             env[f"_d{i}_{f.name}"] = f.default
             params.append(f"{f.name}=_d{i}_{f.name}")
-        body.append(f"    _set(self, {f.name!r}, {f.name})")
+        # The slot's own setter: no attribute lookup and no frozen `__setattr__` on the way.
+        env[f"_s{i}_{f.name}"] = getattr(cls, f.name).__set__
+        body.append(f"    _s{i}_{f.name}(self, {f.name})")
     return [f"def _init_{i}(self, {', '.join(params)}):", *(body or ["    pass"])]
 
 

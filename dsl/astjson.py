@@ -22,17 +22,18 @@ import os
 from bisect import bisect_right
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from . import ast
+from .diagnostics import Diagnostic
 from .source import Pos, SourceFile, Span
 
-_CLASSES: dict[str, type] = {
+_CLASSES: dict[str, type[ast.Node]] = {
     name: obj
     for name, obj in vars(ast).items()
     if isinstance(obj, type) and issubclass(obj, ast.Node) and obj is not ast.Node
 }
-_FIELDS: dict[type, tuple[str, ...]] = {
+_FIELDS: dict[type[ast.Node], tuple[str, ...]] = {
     cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in _CLASSES.values()
 }
 FORMAT = 1  # bump when the encoding itself changes
@@ -46,7 +47,7 @@ def encode(module: ast.Module) -> str:
     return json.dumps(_enc(module), separators=(",", ":"), ensure_ascii=False)
 
 
-def _enc(value: Any) -> Any:
+def _enc(value: object) -> object:
     if isinstance(value, ast.Node):
         return {
             "@": type(value).__name__,
@@ -91,7 +92,7 @@ class _Decoder:
             pos = self.positions[offset] = Pos(line, offset - self.starts[line - 1] + 1, offset)
         return pos
 
-    def hook(self, obj: dict) -> Any:
+    def hook(self, obj: dict[str, Any]) -> ast.Node | Span:
         if "@" in obj:
             cls = _CLASSES[obj["@"]]
             args = [tuple(v) if type(v) is list else v for v in obj["a"]]
@@ -106,7 +107,7 @@ class _Decoder:
 _PARSER_FILES = (
     Path(__file__).with_name("ast.py"),
     Path(__file__).with_name("build.py"),
-    Path(__file__).with_name("nodes.py"),
+    Path(__file__).with_name("astclass.py"),
 )
 
 
@@ -122,9 +123,21 @@ def cache_key(text: str, version: str) -> str:
     return digest.hexdigest()[:24]
 
 
+class Parsed(Protocol):
+    """What `cached_parse` needs of a parse (`dsl.parse.ParseResult`, without importing the
+    parser: a cache hit never loads Lark)."""
+
+    @property
+    def module(self) -> ast.Module | None: ...
+    @property
+    def source(self) -> SourceFile: ...
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]: ...
+
+
 def cached_parse(
-    text: str, name: str, version: str, parse: Callable[[str, str], Any]
-) -> tuple[ast.Module | None, SourceFile, tuple]:
+    text: str, name: str, version: str, parse: Callable[[str, str], Parsed]
+) -> tuple[ast.Module | None, SourceFile, tuple[Diagnostic, ...]]:
     """`(module, source, diagnostics)` of `text`, from the user cache when it is there."""
     from agentc.grammar import cache_dir
 
@@ -156,4 +169,4 @@ def _store(path: Path, text: str) -> None:
             pass
 
 
-__all__ = ["FORMAT", "cache_key", "cached_parse", "decode", "encode"]
+__all__ = ["FORMAT", "Parsed", "cache_key", "cached_parse", "decode", "encode"]

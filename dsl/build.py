@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from lark import Token, Tree
+from lark.tree import Meta
 
 from . import ast
 from .codes import Code
@@ -51,7 +53,12 @@ class _EdgeCondition:
     otherwise: bool
 
 
-def _present(children: list[Any]) -> tuple[Any, ...]:
+# A rule's children, already built: AST nodes, tokens, tuples, or None for an absent
+# optional part (`[…]` placeholders).
+Children: TypeAlias = list[Any]
+
+
+def _present(children: Children) -> tuple[Any, ...]:
     """Children without the `None` placeholders of optional parts."""
     return tuple(c for c in children if c is not None)
 
@@ -81,9 +88,9 @@ class AstBuilder:
         self.diagnostics: list[Diagnostic] = []
         self._starts = source._line_starts
         self._positions: dict[int, Pos] = {}
-        self._rules: dict[str, Any] = {}
+        self._rules: dict[str, Callable[[Meta, Children], Any]] = {}
 
-    def transform(self, tree: Tree) -> Any:
+    def transform(self, tree: Tree[Token]) -> Any:
         children = [self.transform(c) if isinstance(c, Tree) else c for c in tree.children]
         rule = self._rules.get(tree.data)
         if rule is None:
@@ -100,270 +107,303 @@ class AstBuilder:
             pos = self._positions[offset] = Pos(line, offset - self._starts[line - 1] + 1, offset)
         return pos
 
-    def _span(self, meta) -> Span:
-        if getattr(meta, "empty", True):
+    def _span(self, meta: Meta) -> Span:
+        if meta.empty:
             return Span(self.source.name, self._pos(0), self._pos(0))
         return Span(self.source.name, self._pos(meta.start_pos), self._pos(meta.end_pos))
 
     def _tok_span(self, tok: Token) -> Span:
-        return Span(self.source.name, self._pos(tok.start_pos), self._pos(tok.end_pos))
+        start, end = tok.start_pos, tok.end_pos
+        assert start is not None and end is not None  # the lexer positions every token
+        return Span(self.source.name, self._pos(start), self._pos(end))
 
     def _name(self, tok: Token) -> ast.Name:
-        return ast.Name(str(tok.value), self._tok_span(tok))
+        return ast.Name(text=str(tok.value), span=self._tok_span(tok))
 
     # ------------------------------------------------------------ file and declarations
 
-    def start(self, meta, children):
+    def start(self, meta: Meta, children: Children) -> ast.Module:
         version, *items = children
-        return ast.Module(version, tuple(items), self.source.whole())
+        return ast.Module(version=version, items=tuple(items), span=self.source.whole())
 
-    def version(self, meta, children):
-        return ast.VersionDecl(self._int(children[0]), self._span(meta))
+    def version(self, meta: Meta, children: Children) -> ast.VersionDecl:
+        return ast.VersionDecl(version=self._int(children[0]), span=self._span(meta))
 
-    def use_decl(self, meta, children):
+    def use_decl(self, meta: Meta, children: Children) -> ast.UseDecl:
         target, alias = children
-        return ast.UseDecl(target, alias, self._span(meta))
+        return ast.UseDecl(target=target, alias=alias, span=self._span(meta))
 
-    def schema_decl(self, meta, children):
+    def schema_decl(self, meta: Meta, children: Children) -> ast.SchemaDecl:
         name, doc, fields = children
-        return ast.SchemaDecl(name, fields, doc, self._span(meta))
+        return ast.SchemaDecl(name=name, fields=fields, doc=doc, span=self._span(meta))
 
-    def field_list(self, meta, children):
+    def field_list(self, meta: Meta, children: Children) -> tuple[ast.FieldDecl, ...]:
         return tuple(children)
 
-    def field(self, meta, children):
+    def field(self, meta: Meta, children: Children) -> ast.FieldDecl:
         name, type_, default, reducer, doc = children
-        return ast.FieldDecl(name, type_, default, reducer, doc, self._span(meta))
-
-    def declare_decl(self, meta, children):
-        kind, name, params, doc, impl, attrs = children
-        params = params or ()
-        variadic = any(isinstance(p, _Variadic) for p in params)
-        real = tuple(p for p in params if not isinstance(p, _Variadic))
-        return ast.DeclareDecl(
-            kind, name, real, impl, attrs, doc, self._span(meta), variadic=variadic
+        return ast.FieldDecl(
+            name=name,
+            type=type_,
+            default=default,
+            reducer=reducer,
+            doc=doc,
+            span=self._span(meta),
         )
 
-    def decl_kind(self, meta, children):
+    def declare_decl(self, meta: Meta, children: Children) -> ast.DeclareDecl:
+        kind, name, params, doc, impl, attrs = children
+        params = params or ()
+        return ast.DeclareDecl(
+            kind=kind,
+            name=name,
+            params=tuple(p for p in params if not isinstance(p, _Variadic)),
+            impl=impl,
+            attrs=attrs,
+            doc=doc,
+            span=self._span(meta),
+            variadic=any(isinstance(p, _Variadic) for p in params),
+        )
+
+    def decl_kind(self, meta: Meta, children: Children) -> ast.Name:
         return self._name(children[0])
 
-    def params(self, meta, children):
+    def params(self, meta: Meta, children: Children) -> tuple[ast.ParamDecl | _Variadic, ...]:
         return _present(children)
 
-    def variadic(self, meta, children):
+    def variadic(self, meta: Meta, children: Children) -> _Variadic:
         return _Variadic(self._span(meta))
 
-    def param(self, meta, children):
+    def param(self, meta: Meta, children: Children) -> ast.ParamDecl:
         name, type_, default, doc = children
-        return ast.ParamDecl(name, type_, default, doc, self._span(meta))
+        return ast.ParamDecl(name=name, type=type_, default=default, doc=doc, span=self._span(meta))
 
     # ------------------------------------------------------------ agent block
 
-    def agent_decl(self, meta, children):
+    def agent_decl(self, meta: Meta, children: Children) -> ast.AgentDecl:
         name, doc, *body = children
-        return ast.AgentDecl(name, tuple(body), doc, self._span(meta))
+        return ast.AgentDecl(name=name, body=tuple(body), doc=doc, span=self._span(meta))
 
-    def model_stmt(self, meta, children):
+    def model_stmt(self, meta: Meta, children: Children) -> ast.ModelStmt:
         spec, options = children
-        return ast.ModelStmt(spec, options, self._span(meta))
+        return ast.ModelStmt(spec=spec, options=options, span=self._span(meta))
 
-    def prompt_stmt(self, meta, children):
-        return ast.PromptStmt(children[0], self._span(meta))
+    def prompt_stmt(self, meta: Meta, children: Children) -> ast.PromptStmt:
+        return ast.PromptStmt(value=children[0], span=self._span(meta))
 
-    def tools_stmt(self, meta, children):
-        return ast.ToolsStmt(children[0], self._span(meta))
+    def tools_stmt(self, meta: Meta, children: Children) -> ast.ToolsStmt:
+        return ast.ToolsStmt(value=children[0], span=self._span(meta))
 
-    def output_stmt(self, meta, children):
+    def output_stmt(self, meta: Meta, children: Children) -> ast.OutputStmt:
         schema, strategy, options = children
-        return ast.OutputStmt(schema, strategy, options, self._span(meta))
+        return ast.OutputStmt(
+            schema=schema, strategy=strategy, options=options, span=self._span(meta)
+        )
 
     # ------------------------------------------------------------ shared statements
 
-    def middleware_stmt(self, meta, children):
-        return ast.MiddlewareStmt(_present(children), self._span(meta))
+    def middleware_stmt(self, meta: Meta, children: Children) -> ast.MiddlewareStmt:
+        return ast.MiddlewareStmt(items=_present(children), span=self._span(meta))
 
-    def middleware_item(self, meta, children):
+    def middleware_item(self, meta: Meta, children: Children) -> ast.MiddlewareItem:
         name, config = children
-        return ast.MiddlewareItem(name, config, self._span(meta))
+        return ast.MiddlewareItem(name=name, config=config, span=self._span(meta))
 
-    def state_stmt(self, meta, children):
-        return ast.StateStmt(children[0], self._span(meta))
+    def state_stmt(self, meta: Meta, children: Children) -> ast.StateStmt:
+        return ast.StateStmt(fields=children[0], span=self._span(meta))
 
-    def limits_stmt(self, meta, children):
-        return ast.LimitsStmt(children[0], self._span(meta))
+    def limits_stmt(self, meta: Meta, children: Children) -> ast.LimitsStmt:
+        return ast.LimitsStmt(entries=children[0], span=self._span(meta))
 
-    def interrupt_stmt(self, meta, children):
+    def interrupt_stmt(self, meta: Meta, children: Children) -> ast.InterruptStmt:
         when, *nodes = children
-        return ast.InterruptStmt(when, tuple(nodes), self._span(meta))
+        return ast.InterruptStmt(when=when, nodes=tuple(nodes), span=self._span(meta))
 
-    def checkpoint_stmt(self, meta, children):
-        return ast.CheckpointStmt(children[0], self._span(meta))
+    def checkpoint_stmt(self, meta: Meta, children: Children) -> ast.CheckpointStmt:
+        return ast.CheckpointStmt(value=children[0], span=self._span(meta))
 
-    def setting_stmt(self, meta, children):
+    def setting_stmt(self, meta: Meta, children: Children) -> ast.SettingStmt:
         key, value = children
-        return ast.SettingStmt(self._name(key), value, self._span(meta))
+        return ast.SettingStmt(key=self._name(key), value=value, span=self._span(meta))
 
     # ------------------------------------------------------------ graph block
 
-    def graph_decl(self, meta, children):
+    def graph_decl(self, meta: Meta, children: Children) -> ast.GraphDecl:
         name, doc, *body = children
-        return ast.GraphDecl(name, tuple(body), doc, self._span(meta))
+        return ast.GraphDecl(name=name, body=tuple(body), doc=doc, span=self._span(meta))
 
-    def node_decl(self, meta, children):
+    def node_decl(self, meta: Meta, children: Children) -> ast.NodeDecl:
         name, value, options = children
-        return ast.NodeDecl(name, value, options, self._span(meta))
+        return ast.NodeDecl(name=name, value=value, options=options, span=self._span(meta))
 
-    def edge_decl(self, meta, children):
+    def edge_decl(self, meta: Meta, children: Children) -> ast.EdgeDecl:
         source, targets, cond = children
         cond = cond or _EdgeCondition(None, False)
-        return ast.EdgeDecl(source, targets, cond.condition, cond.otherwise, self._span(meta))
+        return ast.EdgeDecl(
+            source=source,
+            targets=targets,
+            condition=cond.condition,
+            otherwise=cond.otherwise,
+            span=self._span(meta),
+        )
 
-    def edge_targets(self, meta, children):
+    def edge_targets(self, meta: Meta, children: Children) -> tuple[ast.Name, ...]:
         return tuple(children)
 
-    def edge_when(self, meta, children):
+    def edge_when(self, meta: Meta, children: Children) -> _EdgeCondition:
         return _EdgeCondition(children[0], False)
 
-    def edge_otherwise(self, meta, children):
+    def edge_otherwise(self, meta: Meta, children: Children) -> _EdgeCondition:
         return _EdgeCondition(None, True)
 
-    def route_decl(self, meta, children):
+    def route_decl(self, meta: Meta, children: Children) -> ast.RouteDecl:
         source, router, *cases = children
-        return ast.RouteDecl(source, router, _present(cases), self._span(meta))
+        return ast.RouteDecl(
+            source=source, router=router, cases=_present(cases), span=self._span(meta)
+        )
 
-    def route_case(self, meta, children):
+    def route_case(self, meta: Meta, children: Children) -> ast.RouteCase:
         label, target = children
-        return ast.RouteCase(label, target, self._span(meta))
+        return ast.RouteCase(label=label, target=target, span=self._span(meta))
 
-    def hook_decl(self, meta, children):
+    def hook_decl(self, meta: Meta, children: Children) -> ast.HookDecl:
         point, target, value = children
-        return ast.HookDecl(point, target, value, self._span(meta))
+        return ast.HookDecl(point=point, target=target, value=value, span=self._span(meta))
 
     # ------------------------------------------------------------ types
 
-    def union_type(self, meta, children):
-        return ast.UnionType(tuple(children), self._span(meta))
+    def union_type(self, meta: Meta, children: Children) -> ast.UnionType:
+        return ast.UnionType(options=tuple(children), span=self._span(meta))
 
-    def optional_type(self, meta, children):
-        return ast.OptionalType(children[0], self._span(meta))
+    def optional_type(self, meta: Meta, children: Children) -> ast.OptionalType:
+        return ast.OptionalType(inner=children[0], span=self._span(meta))
 
-    def named_type(self, meta, children):
-        return ast.NamedType(children[0], self._span(meta))
+    def named_type(self, meta: Meta, children: Children) -> ast.NamedType:
+        return ast.NamedType(name=children[0], span=self._span(meta))
 
-    def generic_type(self, meta, children):
+    def generic_type(self, meta: Meta, children: Children) -> ast.GenericType:
         name, *args = children
-        return ast.GenericType(name, tuple(args), self._span(meta))
+        return ast.GenericType(name=name, args=tuple(args), span=self._span(meta))
 
-    def none_type(self, meta, children):
+    def none_type(self, meta: Meta, children: Children) -> ast.NamedType:
         span = self._span(meta)
-        return ast.NamedType(ast.Ref((ast.Name("none", span),), span), span)
+        none = ast.Ref(parts=(ast.Name(text="none", span=span),), span=span)
+        return ast.NamedType(name=none, span=span)
 
-    def literal_type(self, meta, children):
-        return ast.LiteralType(children[0], self._span(meta))
+    def literal_type(self, meta: Meta, children: Children) -> ast.LiteralType:
+        return ast.LiteralType(value=children[0], span=self._span(meta))
 
-    def literal_int_type(self, meta, children):
+    def literal_int_type(self, meta: Meta, children: Children) -> ast.LiteralType:
         span = self._span(meta)
-        return ast.LiteralType(ast.IntLit(self._int(children[0]), span), span)
+        return ast.LiteralType(value=ast.IntLit(value=self._int(children[0]), span=span), span=span)
 
-    def literal_true_type(self, meta, children):
+    def literal_true_type(self, meta: Meta, children: Children) -> ast.LiteralType:
         span = self._span(meta)
-        return ast.LiteralType(ast.BoolLit(True, span), span)
+        return ast.LiteralType(value=ast.BoolLit(value=True, span=span), span=span)
 
-    def literal_false_type(self, meta, children):
+    def literal_false_type(self, meta: Meta, children: Children) -> ast.LiteralType:
         span = self._span(meta)
-        return ast.LiteralType(ast.BoolLit(False, span), span)
+        return ast.LiteralType(value=ast.BoolLit(value=False, span=span), span=span)
 
     # ------------------------------------------------------------ expressions
 
-    def or_op(self, meta, children):
-        return ast.BinaryOp("or", children[0], children[1], self._span(meta))
+    def or_op(self, meta: Meta, children: Children) -> ast.BinaryOp:
+        left, right = children
+        return ast.BinaryOp(op="or", left=left, right=right, span=self._span(meta))
 
-    def and_op(self, meta, children):
-        return ast.BinaryOp("and", children[0], children[1], self._span(meta))
+    def and_op(self, meta: Meta, children: Children) -> ast.BinaryOp:
+        left, right = children
+        return ast.BinaryOp(op="and", left=left, right=right, span=self._span(meta))
 
-    def not_op(self, meta, children):
-        return ast.UnaryOp("not", children[0], self._span(meta))
+    def not_op(self, meta: Meta, children: Children) -> ast.UnaryOp:
+        return ast.UnaryOp(op="not", operand=children[0], span=self._span(meta))
 
-    def compare(self, meta, children):
+    def compare(self, meta: Meta, children: Children) -> ast.BinaryOp:
         left, op, right = children
-        return ast.BinaryOp(op, left, right, self._span(meta))
+        return ast.BinaryOp(op=op, left=left, right=right, span=self._span(meta))
 
-    def cmp_op(self, meta, children):
+    def cmp_op(self, meta: Meta, children: Children) -> str:
         return str(children[0].value)
 
-    def neg(self, meta, children):
+    def neg(self, meta: Meta, children: Children) -> ast.Expr:
         operand, span = children[0], self._span(meta)
         if isinstance(operand, ast.IntLit):
-            return ast.IntLit(-operand.value, span)
+            return ast.IntLit(value=-operand.value, span=span)
         if isinstance(operand, ast.FloatLit):
-            return ast.FloatLit(-operand.value, span)
+            return ast.FloatLit(value=-operand.value, span=span)
         if isinstance(operand, ast.DurationLit):
-            return ast.DurationLit(-operand.seconds, "-" + operand.text, span)
-        return ast.UnaryOp("-", operand, span)
+            return ast.DurationLit(seconds=-operand.seconds, text="-" + operand.text, span=span)
+        return ast.UnaryOp(op="-", operand=operand, span=span)
 
-    def int_lit(self, meta, children):
-        return ast.IntLit(self._int(children[0]), self._span(meta))
+    def int_lit(self, meta: Meta, children: Children) -> ast.IntLit:
+        return ast.IntLit(value=self._int(children[0]), span=self._span(meta))
 
-    def float_lit(self, meta, children):
-        return ast.FloatLit(float(children[0].value), self._span(meta))
+    def float_lit(self, meta: Meta, children: Children) -> ast.FloatLit:
+        return ast.FloatLit(value=float(children[0].value), span=self._span(meta))
 
-    def duration(self, meta, children):
+    def duration(self, meta: Meta, children: Children) -> ast.DurationLit:
         text = str(children[0].value)
-        number, unit = _DURATION.fullmatch(text).groups()
-        return ast.DurationLit(float(number) * _UNIT_SECONDS[unit], text, self._span(meta))
+        match = _DURATION.fullmatch(text)
+        assert match is not None, text  # the grammar's DURATION terminal has this form
+        number, unit = match.groups()
+        seconds = float(number) * _UNIT_SECONDS[unit]
+        return ast.DurationLit(seconds=seconds, text=text, span=self._span(meta))
 
-    def bad_number(self, meta, children):
+    def bad_number(self, meta: Meta, children: Children) -> ast.IntLit:
         span = self._span(meta)
         self.diagnostics.append(bad_number(span, str(children[0].value)))
-        return ast.IntLit(0, span)
+        return ast.IntLit(value=0, span=span)
 
-    def true_lit(self, meta, children):
-        return ast.BoolLit(True, self._span(meta))
+    def true_lit(self, meta: Meta, children: Children) -> ast.BoolLit:
+        return ast.BoolLit(value=True, span=self._span(meta))
 
-    def false_lit(self, meta, children):
-        return ast.BoolLit(False, self._span(meta))
+    def false_lit(self, meta: Meta, children: Children) -> ast.BoolLit:
+        return ast.BoolLit(value=False, span=self._span(meta))
 
-    def none_lit(self, meta, children):
-        return ast.NoneLit(self._span(meta))
+    def none_lit(self, meta: Meta, children: Children) -> ast.NoneLit:
+        return ast.NoneLit(span=self._span(meta))
 
-    def list(self, meta, children):
-        return ast.ListLit(_present(children), self._span(meta))
+    def list(self, meta: Meta, children: Children) -> ast.ListLit:
+        return ast.ListLit(items=_present(children), span=self._span(meta))
 
-    def map(self, meta, children):
-        return ast.MapLit(tuple(children), self._span(meta))
+    def map(self, meta: Meta, children: Children) -> ast.MapLit:
+        return ast.MapLit(entries=tuple(children), span=self._span(meta))
 
-    def map_entry(self, meta, children):
+    def map_entry(self, meta: Meta, children: Children) -> ast.MapEntry:
         key, value = children
         if isinstance(key, ast.StringLit):
-            key = ast.Name(key.value, key.span)
-        return ast.MapEntry(key, value, self._span(meta))
+            key = ast.Name(text=key.value, span=key.span)
+        return ast.MapEntry(key=key, value=value, span=self._span(meta))
 
-    def call(self, meta, children):
+    def call(self, meta: Meta, children: Children) -> ast.Call:
         callee, *args = children
         wrapped = tuple(
-            a if isinstance(a, ast.Arg) else ast.Arg(None, a, a.span) for a in args if a is not None
+            a if isinstance(a, ast.Arg) else ast.Arg(name=None, value=a, span=a.span)
+            for a in args
+            if a is not None
         )
-        return ast.Call(callee, wrapped, self._span(meta))
+        return ast.Call(callee=callee, args=wrapped, span=self._span(meta))
 
-    def kwarg(self, meta, children):
+    def kwarg(self, meta: Meta, children: Children) -> ast.Arg:
         name, value = children
-        return ast.Arg(name, value, self._span(meta))
+        return ast.Arg(name=name, value=value, span=self._span(meta))
 
-    def ref(self, meta, children):
-        return ast.Ref(tuple(children), self._span(meta))
+    def ref(self, meta: Meta, children: Children) -> ast.Ref:
+        return ast.Ref(parts=tuple(children), span=self._span(meta))
 
-    def name(self, meta, children):
+    def name(self, meta: Meta, children: Children) -> ast.Name:
         return self._name(children[0])
 
-    def string(self, meta, children):
-        raw = str(children[0].value)[1:-1]
+    def string(self, meta: Meta, children: Children) -> ast.StringLit:
+        token = children[0]
         span = self._span(meta)
-        return ast.StringLit(self._unescape(raw, children[0].start_pos + 1, span), span)
+        value = self._unescape(str(token.value)[1:-1], token.start_pos + 1, span)
+        return ast.StringLit(value=value, span=span)
 
-    def long_string(self, meta, children):
-        raw = str(children[0].value)[3:-3]
+    def long_string(self, meta: Meta, children: Children) -> ast.StringLit:
         span = self._span(meta)
-        return ast.StringLit(self._unescape(dedent(raw), None, span), span, triple=True)
+        value = self._unescape(dedent(str(children[0].value)[3:-3]), None, span)
+        return ast.StringLit(value=value, span=span, triple=True)
 
     # ------------------------------------------------------------ literal decoding
 
@@ -390,7 +430,7 @@ class AstBuilder:
             return raw
         return _ESCAPE.sub(lambda m: self._escape(m, offset, whole), raw)
 
-    def _escape(self, m: re.Match, offset: int | None, whole: Span) -> str:
+    def _escape(self, m: re.Match[str], offset: int | None, whole: Span) -> str:
         body = m.group(1)
         if body[0] in "uU" and len(body) > 1:
             return chr(min(int(body[1:], 16), 0x10FFFF))
@@ -414,7 +454,9 @@ class AstBuilder:
         return m.group(0)
 
 
-def build_module(tree: Tree, source: SourceFile) -> tuple[ast.Module, tuple[Diagnostic, ...]]:
+def build_module(
+    tree: Tree[Token], source: SourceFile
+) -> tuple[ast.Module, tuple[Diagnostic, ...]]:
     """The AST of a parsed file and the literal diagnostics met while building it."""
     builder = AstBuilder(source)
     module = builder.transform(tree)

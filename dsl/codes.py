@@ -135,7 +135,8 @@ _INFO: dict[Code, CodeInfo] = {
     ),
     Code.DUPLICATE_NODE: CodeInfo("two nodes of one graph share a name"),
     Code.UNKNOWN_NODE_KIND: CodeInfo(
-        "a node is not model(\u2026), tools(\u2026), python(\u2026), agent(\u2026) or subgraph(\u2026)"
+        "a node is not model(\u2026), tools(\u2026), python(\u2026), agent(\u2026)"
+        " or subgraph(\u2026)"
     ),
     Code.BAD_NODE: CodeInfo("a node's arguments do not fit its kind"),
     Code.BAD_EDGE: CodeInfo("an edge leaves END, enters START, or `otherwise` has no `when`"),

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
 
+from .astclass import Node
 from .source import Span
 
 
-def dump(node: Any, *, spans: bool = True) -> str:
+def dump(node: Node, *, spans: bool = True) -> str:
     """The S-expression form of an AST node, ending with a newline."""
     out: list[str] = []
     _emit(node, 0, out, spans)
@@ -26,7 +26,7 @@ def _span_text(span: Span) -> str:
     return f"@{span.start.line}:{span.start.col}-{span.end.line}:{span.end.col}"
 
 
-def _atom(value: Any) -> str | None:
+def _atom(value: object) -> str | None:
     """The one-line form of a leaf value, or None for a node or a tuple."""
     if value is None:
         return "nil"
@@ -39,16 +39,19 @@ def _atom(value: Any) -> str | None:
     return None
 
 
-def _leafy(node: Any) -> bool:
-    """A node whose fields are all atoms prints on one line."""
-    return all(
-        _atom(getattr(node, f.name)) is not None
-        for f in dataclasses.fields(node)
-        if f.name != "span"
-    )
+def _leaf_fields(node: Node) -> list[str] | None:
+    """The fields of a node whose fields are all atoms (it prints on one line), else None."""
+    atoms: list[str] = []
+    for f in dataclasses.fields(node):
+        if f.name != "span":
+            atom = _atom(getattr(node, f.name))
+            if atom is None:
+                return None
+            atoms.append(atom)
+    return atoms
 
 
-def _head(node: Any, spans: bool) -> str:
+def _head(node: Node, spans: bool) -> str:
     head = f"({type(node).__name__}"
     span = getattr(node, "span", None)
     if spans and isinstance(span, Span):
@@ -56,17 +59,19 @@ def _head(node: Any, spans: bool) -> str:
     return head
 
 
-def _emit(node: Any, depth: int, out: list[str], spans: bool, prefix: str = "") -> None:
+def _emit(node: object, depth: int, out: list[str], spans: bool, prefix: str = "") -> None:
     pad = "  " * depth
     atom = _atom(node)
     if atom is not None:
         out.append(f"{pad}{prefix}{atom}")
-    elif isinstance(node, tuple):
+        return
+    if isinstance(node, tuple):
         _emit_tuple(node, depth, out, spans, prefix)
-    elif _leafy(node):
-        fields = " ".join(
-            _atom(getattr(node, f.name)) for f in dataclasses.fields(node) if f.name != "span"
-        )
+        return
+    assert isinstance(node, Node), node  # a field holds an atom, a tuple or a node
+    leaf = _leaf_fields(node)
+    if leaf is not None:
+        fields = " ".join(leaf)
         out.append(f"{pad}{prefix}{_head(node, spans)}{' ' + fields if fields else ''})")
     else:
         out.append(f"{pad}{prefix}{_head(node, spans)}")
@@ -76,7 +81,9 @@ def _emit(node: Any, depth: int, out: list[str], spans: bool, prefix: str = "") 
         out[-1] += ")"
 
 
-def _emit_tuple(items: tuple, depth: int, out: list[str], spans: bool, prefix: str) -> None:
+def _emit_tuple(
+    items: tuple[object, ...], depth: int, out: list[str], spans: bool, prefix: str
+) -> None:
     pad = "  " * depth
     if not items:
         out.append(f"{pad}{prefix}[]")

@@ -2,7 +2,7 @@
 
 Input: the text of one file and its name (or a path). Output: the AST when the text has
 no syntax errors, and every syntax diagnostic otherwise (one per broken statement where
-statements can be told apart, see `syntax_errors.recover_all`). Invariant: for any input
+statements can be told apart, see `recovery.recover_all`). Invariant: for any input
 text whatsoever this returns a `ParseResult`; user mistakes never escape as exceptions.
 """
 
@@ -12,7 +12,7 @@ import gc
 from dataclasses import dataclass
 from pathlib import Path
 
-from lark import Lark
+from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 from lark.lexer import PatternStr
 
@@ -22,8 +22,9 @@ from . import ast
 from .build import build_module
 from .codes import Code
 from .diagnostics import Diagnostic, error
+from .recovery import recover_all
 from .source import SourceFile
-from .syntax_errors import recover_all
+from .syntax_errors import PatternOf
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class ParseResult:
 _LITERALS: dict[str, str | None] = {}
 
 
-def _pattern_of(parser: Lark):
+def _pattern_of(parser: Lark) -> PatternOf:
     """Terminal name → its literal text (`RBRACE` → `}`), None for patterns."""
     if not _LITERALS:
         for term in parser.terminals:
@@ -92,7 +93,7 @@ def _recovered(source: SourceFile, parser: Lark, exc: UnexpectedInput) -> ParseR
     return ParseResult(None, diagnostics, source)
 
 
-def _build(tree, source: SourceFile) -> ParseResult:
+def _build(tree: Tree[Token], source: SourceFile) -> ParseResult:
     try:
         module, diagnostics = build_module(tree, source)
     except RecursionError:

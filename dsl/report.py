@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .diagnostics import Diagnostic, Label, Severity
-from .source import SourceFile, Span
+from .source import Pos, SourceFile, Span
 
 JSON_SCHEMA_VERSION = 1
 DEFAULT_WIDTH = 100
@@ -258,7 +258,7 @@ def _json_diagnostic(d: Diagnostic, sources: Mapping[str, SourceFile]) -> dict[s
 def json_span(span: Span, sources: Mapping[str, SourceFile]) -> dict[str, Any]:
     source = sources.get(span.file)
 
-    def point(pos) -> dict[str, Any]:
+    def point(pos: Pos) -> dict[str, Any]:
         byte = source.byte_offset(pos.offset) if source is not None else None
         return {"line": pos.line, "col": pos.col, "offset": pos.offset, "byte": byte}
 

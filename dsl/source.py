@@ -54,10 +54,6 @@ class SourceFile:
                 starts.append(i + 1)
         object.__setattr__(self, "_line_starts", tuple(starts))
 
-    @property
-    def line_count(self) -> int:
-        return len(self._line_starts)
-
     def pos(self, offset: int) -> Pos:
         """The position of a code-point offset (clamped into the file)."""
         offset = max(0, min(offset, len(self.text)))

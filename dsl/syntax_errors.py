@@ -1,112 +1,29 @@
-"""Syntax errors: Lark's `UnexpectedInput` as located diagnostics in plain words.
+"""Syntax errors in plain words: Lark's `UnexpectedInput` as one located diagnostic.
 
-Input: a `SourceFile` and the exception Lark raised for one stretch of it (the whole file
-or one top-level declaration). Output: a `Diagnostic` whose message names what was
-expected in words a person knows (`}`, a node name, a string) rather than token names,
-with a secondary label at the opener when a block is never closed.
-
-Recovery: LALR stops at the first error, so `recover` re-parses the file one top-level
-declaration at a time (a declaration starts at column 1 with `use`, `schema`, `agent`,
-`graph`, `middleware`, `router` or `template`); inside a declaration, after each error the
-broken statement of the innermost `agent`/`graph`/`schema`/`state`/`middleware` block is
-blanked out and the declaration parsed again, so independent mistakes on different lines
-each get their own diagnostic, and nothing is guessed where statements cannot be told
-apart (one-line blocks, an unterminated string, the end of the file).
-Invariants: every span lies inside the file; nothing here raises for any input text.
+Input: a `Stretch` of a `SourceFile` (the whole file or one top-level declaration), the
+exception Lark raised while parsing it, and the literal text of each terminal. Output: a
+`Diagnostic` whose message names what was expected in words a person knows (`}`, a node
+name, a string) rather than token names, with a secondary label at the opener when a block
+is never closed. Finding several errors per file is `dsl.recovery`'s job; this module words
+one. Invariants: every span lies inside the file; nothing here raises for any input text.
 """
 
 from __future__ import annotations
 
-import bisect
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from .codes import Code
 from .diagnostics import Diagnostic, Label, error
-from .source import SourceFile
+from .scan import CLOSER, OPENER, WORD_AT_LINE_START, scan
+from .source import SourceFile, Span
 
-MAX_SYNTAX_ERRORS = 20
-
-_CLOSER = {"{": "}", "[": "]", "(": ")"}
-_OPENER = {v: k for k, v in _CLOSER.items()}
-
-# One pass over the text: strings (possibly unterminated), comments, brackets, words.
-_SCAN = re.compile(
-    r'''
-    (?P<long>"""(?:[^"\\]|\\[\s\S]|"(?!""))*(?:"""|\Z))
-  | (?P<str>"(?:[^"\\\n]|\\[^\n])*"?)
-  | (?P<comment>\#[^\n]*)
-  | (?P<bracket>[{}\[\]()])
-  | (?P<word>[^\s#"{}\[\]()]+)
-''',
-    re.VERBOSE,
-)
-
-_TOP_LEVEL = re.compile(
-    r'^(?:use[ \t]+"'
-    r'|(?:schema|agent|graph)[ \t]+[A-Za-z_]\w*[ \t]*(?:"|\{)'
-    r"|(?:middleware|router|template)[ \t]+[A-Za-z_]\w*[ \t]*\()",
-    re.MULTILINE,
-)
-
-_WORD_AT_LINE_START = re.compile(r"[ \t]*([A-Za-z_]\w*)")
-
-
-# ---------------------------------------------------------------- scanning the text
-
-
-@dataclass(frozen=True, slots=True)
-class _Scan:
-    """What a light scan of `text[start:stop]` learned."""
-
-    open_brackets: tuple[int, ...]  # offsets of openers never closed, outermost first
-    last_end: int  # end of the last thing that is not a comment or space
-    long_strings: tuple[tuple[int, int], ...]
-
-
-def _scan(text: str, start: int, stop: int) -> _Scan:
-    stack: list[int] = []
-    last_end = start
-    longs: list[tuple[int, int]] = []
-    for m in _SCAN.finditer(text, start, stop):
-        kind = m.lastgroup
-        if kind == "comment":
-            continue
-        last_end = m.end()
-        if kind == "long":
-            longs.append((m.start(), m.end()))
-        elif kind == "bracket":
-            _track_bracket(text, m.start(), stack)
-    return _Scan(tuple(stack), last_end, tuple(longs))
-
-
-def _track_bracket(text: str, at: int, stack: list[int]) -> None:
-    ch = text[at]
-    if ch in _CLOSER:
-        stack.append(at)
-    elif stack and text[stack[-1]] == _OPENER[ch]:
-        stack.pop()
-
-
-def segments(text: str) -> list[tuple[int, int]]:
-    """Top-level declaration stretches: split where a declaration starts at column 1."""
-    longs = _scan(text, 0, len(text)).long_strings
-    starts = [0]
-    for m in _TOP_LEVEL.finditer(text):
-        if m.start() > 0 and not _inside(longs, m.start()):
-            starts.append(m.start())
-    ends = starts[1:] + [len(text)]
-    return list(zip(starts, ends))
-
-
-def _inside(spans: tuple[tuple[int, int], ...], offset: int) -> bool:
-    i = bisect.bisect_right([start for start, _ in spans], offset) - 1
-    return i >= 0 and spans[i][0] < offset < spans[i][1]
-
+# Terminal name → its literal text (`RBRACE` → `}`), None for a pattern (`NAME`).
+PatternOf: TypeAlias = Callable[[str], str | None]
 
 # ---------------------------------------------------------------- words for tokens
 
@@ -172,15 +89,17 @@ _VALUE_START = frozenset(
 
 def _expected(exc: UnexpectedInput) -> set[str]:
     """Terminal names the parser would have taken (from its table, else Lark's guess)."""
-    state = getattr(exc, "state", None)
-    try:
-        actions = state.parse_conf.parse_table.states[state.position]
-        return {name for name in actions if name.isupper() or name == "$END"}
-    except (AttributeError, KeyError, TypeError):
-        return set(getattr(exc, "expected", None) or ())
+    state = getattr(exc, "state", None)  # Lark's parser state; its shape is not promised
+    if state is not None:
+        try:
+            actions = state.parse_conf.parse_table.states[state.position]
+            return {name for name in actions if name.isupper() or name == "$END"}
+        except (AttributeError, KeyError, TypeError):
+            pass
+    return set(getattr(exc, "expected", None) or ())
 
 
-def _expected_atoms(names: Iterable[str], pattern_of: Callable[[str], str | None]) -> set[str]:
+def _expected_atoms(names: Iterable[str], pattern_of: PatternOf) -> set[str]:
     """Expected terminals as literal text (`}`) or terminal name (`NAME`), names folded."""
     atoms = set()
     for name in names:
@@ -273,9 +192,7 @@ class Stretch:
     stop: int
 
 
-def describe(
-    stretch: Stretch, exc: UnexpectedInput, pattern_of: Callable[[str], str | None]
-) -> Diagnostic:
+def describe(stretch: Stretch, exc: UnexpectedInput, pattern_of: PatternOf) -> Diagnostic:
     """One diagnostic for the exception raised while parsing `stretch`."""
     open_long = _unterminated_long_string(stretch)
     if open_long is not None and open_long <= stretch.base + (exc.pos_in_stream or 0):
@@ -293,13 +210,13 @@ def describe(
 def _unterminated_long_string(stretch: Stretch) -> int | None:
     """Where a triple-quoted string that never closes starts (it lexes as `""`, then junk)."""
     text = stretch.source.text
-    for begin, end in _scan(text, stretch.base, stretch.stop).long_strings:
+    for begin, end in scan(text, stretch.base, stretch.stop).long_strings:
         if end - begin < 6 or not text.endswith('"""', begin, end):
             return begin
     return None
 
 
-def _clamped(stretch: Stretch, start: int, end: int):
+def _clamped(stretch: Stretch, start: int, end: int) -> Span:
     size = len(stretch.source.text)
     start = max(0, min(start, size))
     return stretch.source.span(start, max(start, min(end, size)))
@@ -343,13 +260,11 @@ def _unterminated_string(stretch: Stretch, at: int) -> Diagnostic:
     )
 
 
-def _unexpected_end(
-    stretch: Stretch, exc: UnexpectedToken, pattern_of: Callable[[str], str | None]
-) -> Diagnostic:
-    scan = _scan(stretch.source.text, stretch.base, stretch.stop)
-    here = _clamped(stretch, scan.last_end, scan.last_end)
-    if scan.open_brackets:
-        return _unclosed(stretch, scan.open_brackets[-1], here)
+def _unexpected_end(stretch: Stretch, exc: UnexpectedToken, pattern_of: PatternOf) -> Diagnostic:
+    scanned = scan(stretch.source.text, stretch.base, stretch.stop)
+    here = _clamped(stretch, scanned.last_end, scanned.last_end)
+    if scanned.open_brackets:
+        return _unclosed(stretch, scanned.open_brackets[-1], here)
     words = _words(_expected_atoms(_expected(exc), pattern_of))
     message = "unexpected end of file"
     if words and len(words) <= 4:
@@ -357,9 +272,9 @@ def _unexpected_end(
     return error(Code.SYNTAX, message, here, "the file ends here")
 
 
-def _unclosed(stretch: Stretch, opener: int, here) -> Diagnostic:
+def _unclosed(stretch: Stretch, opener: int, here: Span) -> Diagnostic:
     text = stretch.source.text
-    closer = _CLOSER[text[opener]]
+    closer = CLOSER[text[opener]]
     what = _block_name(stretch.source, opener)
     opened = stretch.source.pos(opener)
     return error(
@@ -377,7 +292,7 @@ def _block_name(source: SourceFile, opener: int) -> str:
     ch = source.text[opener]
     if ch == "{":
         line = source.pos(opener).line
-        m = _WORD_AT_LINE_START.match(source.line_text(line))
+        m = WORD_AT_LINE_START.match(source.line_text(line))
         if m and m.group(1) in _BLOCK_WORDS:
             return f"`{m.group(1)}` block"
         return "`{` map"
@@ -398,9 +313,7 @@ def _previous_token(exc: UnexpectedToken) -> str | None:
 _NAME_OR_VALUE = frozenset({"NAME", "STRING", "LONG_STRING", "INT", "{", "("})
 
 
-def _unexpected_token(
-    stretch: Stretch, exc: UnexpectedToken, pattern_of: Callable[[str], str | None]
-) -> Diagnostic:
+def _unexpected_token(stretch: Stretch, exc: UnexpectedToken, pattern_of: PatternOf) -> Diagnostic:
     token = exc.token
     start = stretch.base + token.start_pos
     span = _clamped(stretch, start, stretch.base + (token.end_pos or token.start_pos + 1))
@@ -409,11 +322,11 @@ def _unexpected_token(
     found = _describe_token(token)
     atoms = _expected_atoms(_expected(exc), pattern_of)
     words = _words(atoms)
-    before = _scan(stretch.source.text, stretch.base, start)
+    before = scan(stretch.source.text, stretch.base, start)
     opens = before.open_brackets
     prev = _previous_token(exc)
     missing_at = _missing_at(stretch, before.last_end, start, span)
-    if str(token.value) in _OPENER and not _closes_something(stretch.source.text, opens, token):
+    if str(token.value) in OPENER and not _closes_something(stretch.source.text, opens, token):
         return error(
             Code.SYNTAX,
             f"unmatched `{token.value}`",
@@ -451,7 +364,7 @@ def _unexpected_token(
     return error(Code.SYNTAX, f"unexpected {found}{where}", span, "not expected here", notes=notes)
 
 
-def _missing_at(stretch: Stretch, last_end: int, start: int, span):
+def _missing_at(stretch: Stretch, last_end: int, start: int, span: Span) -> Span:
     """Where a missing piece belongs: after the previous token when the one found is on a
     later line (the mistake is at the end of that line), else at the token found."""
     source = stretch.source
@@ -461,7 +374,7 @@ def _missing_at(stretch: Stretch, last_end: int, start: int, span):
 
 
 def _closes_something(text: str, opens: tuple[int, ...], token: Token) -> bool:
-    return any(text[at] == _OPENER[str(token.value)] for at in opens)
+    return any(text[at] == OPENER[str(token.value)] for at in opens)
 
 
 def _open_map_label(stretch: Stretch, opens: tuple[int, ...], start: int) -> list[Label]:
@@ -476,7 +389,7 @@ def _open_map_label(stretch: Stretch, opens: tuple[int, ...], start: int) -> lis
     return [Label(_clamped(stretch, opener, opener + 1), f"this {what} is still open")]
 
 
-def bad_number(span, text: str) -> Diagnostic:
+def bad_number(span: Span, text: str) -> Diagnostic:
     """`30x`: digits followed by letters that are not a duration unit."""
     return error(
         Code.BAD_LITERAL,
@@ -487,244 +400,4 @@ def bad_number(span, text: str) -> Diagnostic:
     )
 
 
-# ---------------------------------------------------------------- recovery
-
-
-@dataclass(frozen=True, slots=True)
-class Recovered:
-    """The syntax errors found, and the text with every broken statement blanked out when
-    that text parses (so the caller can still report what only building the AST finds,
-    such as `30x`); `text` is None when recovery stopped somewhere."""
-
-    diagnostics: tuple[Diagnostic, ...]
-    text: str | None
-
-
-def recover(
-    source: SourceFile,
-    parse_stretch: Callable[[str], object],
-    first: UnexpectedInput,
-    pattern_of: Callable[[str], str | None],
-) -> tuple[Diagnostic, ...]:
-    """Every syntax error we can find independently (see `recover_all`)."""
-    return recover_all(source, parse_stretch, first, pattern_of).diagnostics
-
-
-def recover_all(
-    source: SourceFile,
-    parse_stretch: Callable[[str], object],
-    first: UnexpectedInput,
-    pattern_of: Callable[[str], str | None],
-) -> Recovered:
-    """Per top-level declaration, and inside a declaration's blocks one per broken
-    statement (see `statement_region`)."""
-    found: list[Diagnostic] = []
-    parts = segments(source.text)
-    text: str | None = source.text
-    for base, stop in parts:
-        exc = first if len(parts) == 1 else None
-        errors, fixed = _segment_errors(
-            source, base, stop, parse_stretch, pattern_of, exc, MAX_SYNTAX_ERRORS - len(found)
-        )
-        found += errors
-        if text is not None:
-            text = None if fixed is None else text[:base] + fixed[base:stop] + text[stop:]
-        if len(found) >= MAX_SYNTAX_ERRORS:
-            text = None
-            break
-    if not found:
-        found.append(describe(Stretch(source, 0, len(source.text)), first, pattern_of))
-        text = None
-    return Recovered(tuple(found), text)
-
-
-@dataclass(slots=True)
-class _Found:
-    diagnostic: Diagnostic
-    at: int  # offset of the token the parser stopped at
-    start: int  # start of the statement blanked after it (`stop`: none)
-    before: SourceFile  # the text as it was before that blanking
-    line_before: bool  # blamed on the statement before the token's line
-
-
-def _segment_errors(
-    source: SourceFile,
-    base: int,
-    stop: int,
-    parse_stretch,
-    pattern_of,
-    exc: UnexpectedInput | None,
-    budget: int,
-) -> tuple[list[Diagnostic], str | None]:
-    """The errors of `text[base:stop]`, and the text once they are blanked (None when
-    recovery stopped early): after each error the broken statement is blanked out
-    (spaces, newlines kept, so every offset, line and column stays the same) and the
-    stretch is parsed again; this stops where no statement boundary can be trusted."""
-    found: list[_Found] = []
-    current = source
-    while len(found) < budget:
-        if exc is None:
-            try:
-                parse_stretch(current.text[base:stop])
-                return [f.diagnostic for f in found], current.text
-            except UnexpectedInput as raised:
-                exc = raised
-        located = error_location(current.text, base, exc)
-        if located is None:
-            found.append(
-                _Found(
-                    describe(Stretch(current, base, stop), exc, pattern_of),
-                    stop,
-                    stop,
-                    current,
-                    False,
-                )
-            )
-            break
-        at, anchor = located
-        if found and found[-1].at == at and found[-1].line_before:
-            # Blanking the statement before did not move the error: the token's own
-            # statement is the broken one (`= 5` on a line of its own), already reported.
-            current = found[-1].before
-            region = statement_region(current.text, base, stop, at, at)
-            found[-1].start, found[-1].line_before = (region or (stop,))[0], False
-        else:
-            region, restored = _region_after_undo(found, current, base, stop, anchor, at)
-            found.append(
-                _Found(
-                    describe(Stretch(current, base, stop), exc, pattern_of),
-                    at,
-                    (region or (stop,))[0],
-                    restored,
-                    anchor != at,
-                )
-            )
-            current = restored
-        if region is None:
-            break
-        current = SourceFile(source.name, blank(current.text, *region))
-        exc = None
-    return [f.diagnostic for f in found], None
-
-
-def _region_after_undo(
-    found: list[_Found], current: SourceFile, base: int, stop: int, anchor: int, at: int
-) -> tuple[tuple[int, int] | None, SourceFile]:
-    """The region to blank for an error at `at` (blamed on `anchor`), and the text to blank
-    it in. An error before the statements blanked last means those were the rest of this
-    unfinished one (`x: int =`, then `y: str`): their errors were not their own, so they
-    are dropped and their statements put back."""
-    region = statement_region(current.text, base, stop, anchor, at)
-    if region is None or not found or region[0] >= found[-1].start:
-        return region, current
-    while found and region[0] < found[-1].start:
-        current = found.pop().before
-    return statement_region(current.text, base, stop, anchor, anchor), current
-
-
-def blank(text: str, start: int, end: int) -> str:
-    """`text` with `[start, end)` turned into spaces, line breaks kept."""
-    return text[:start] + _NOT_NEWLINE.sub(" ", text[start:end]) + text[end:]
-
-
-_NOT_NEWLINE = re.compile(r"[^\n]")
-
-# Blocks whose body is a list of statements, one or more lines each: recovery resumes at
-# the next statement of the innermost such block around an error.
-STATEMENT_BLOCKS = frozenset({"agent", "graph", "schema", "state", "middleware"})
-
-
-def error_location(text: str, base: int, exc: UnexpectedInput) -> tuple[int, int] | None:
-    """`(at, anchor)`: where the parser stopped, and the offset the error is blamed on —
-    the last token before it when that is on an earlier line (a piece missing at the end
-    of that line), else `at`. None at the end of the text: nothing follows to resume at."""
-    token = getattr(exc, "token", None)
-    if token is not None and token.type == "$END":
-        return None
-    at = base + (token.start_pos if token is not None else exc.pos_in_stream or 0)
-    last_end = _scan(text, base, at).last_end
-    anchor = last_end - 1 if last_end > base and "\n" in text[last_end:at] else at
-    return at, anchor
-
-
-def statement_region(
-    text: str, base: int, stop: int, anchor: int, at: int
-) -> tuple[int, int] | None:
-    """`[start, end)` of the statement holding `anchor` (an error found at `at`), when it
-    sits inside a statement block and the next statement (or the block's `}`) can be found
-    after it on a later line; None otherwise (recovery stops there)."""
-    block = _statement_block(text, base, anchor)
-    if block is None:
-        return None
-    start = _statement_start(text, block, anchor)
-    if start is None:
-        return None
-    end = _next_statement(text, start, anchor, at if anchor == at else at - 1, stop)
-    return None if end is None else (start, end)
-
-
-def _words_from(text: str, start: int, stop: int):
-    """Non-comment lexemes of `text[start:stop]`: `(offset, kind, first on its line)`."""
-    for m in _SCAN.finditer(text, start, stop):
-        kind = m.lastgroup
-        if kind != "comment":
-            at = m.start()
-            line_start = text.rfind("\n", 0, at) + 1
-            yield at, kind, not text[line_start:at].strip()
-
-
-def _statement_block(text: str, base: int, anchor: int) -> int | None:
-    """The `{` of the innermost statement block open at `anchor`."""
-    stack: list[int] = []
-    for at, kind, _ in _words_from(text, base, anchor + 1):
-        if kind == "bracket":
-            _track_bracket(text, at, stack)
-    for opener in reversed(stack):
-        if text[opener] == "{" and _first_word(text, opener) in STATEMENT_BLOCKS:
-            return opener
-    return None
-
-
-def _first_word(text: str, at: int) -> str | None:
-    m = _WORD_AT_LINE_START.match(text, text.rfind("\n", 0, at) + 1)
-    return m.group(1) if m else None
-
-
-def _statement_start(text: str, block: int, anchor: int) -> int | None:
-    """The last line start directly inside `block` (not nested deeper) at or before
-    `anchor`: where the broken statement begins."""
-    stack: list[int] = []
-    start = None
-    for at, kind, first in _words_from(text, block + 1, anchor + 1):
-        if first and not stack and not (kind == "bracket" and text[at] in _OPENER):
-            start = at
-        if kind == "bracket":
-            _track_bracket(text, at, stack)
-    return start
-
-
-def _next_statement(text: str, start: int, anchor: int, at: int, stop: int) -> int | None:
-    """Where the statement after the broken one begins: the first line after the
-    anchor's that starts no deeper than the broken one with its brackets balanced — or,
-    when the broken one left a bracket open, that starts with a word in its column — or
-    the closing `}` of the block."""
-    column = start - (text.rfind("\n", 0, start) + 1)
-    anchor_line_end = text.find("\n", anchor)
-    if anchor_line_end == -1:
-        return None
-    stack: list[int] = []
-    for pos, kind, first in _words_from(text, start, stop):
-        if kind == "bracket" and text[pos] in _OPENER and not stack:
-            if text[pos] != "}":
-                continue  # a stray `]` or `)`: part of the mistake, blanked with it
-            return pos if pos > at else None  # the block's `}` (None: the error is it,
-            # unless the error is a piece missing before it, when `at` is one less)
-        if first and pos > anchor_line_end:
-            col = pos - (text.rfind("\n", 0, pos) + 1)
-            if col <= column and not stack:
-                return pos
-            if col == column and kind == "word":
-                return pos
-        if kind == "bracket":
-            _track_bracket(text, pos, stack)
-    return None
+__all__ = ["SOFT_KEYWORDS", "PatternOf", "Stretch", "bad_number", "describe"]

@@ -13,9 +13,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
-from lark import Lark
+from lark import Lark, Token
 
 GRAMMAR_PATH = Path(__file__).with_name("agent.lark")
 
@@ -31,7 +32,7 @@ class _WholeWords:
 
     always_accept = ("NAME",)
 
-    def process(self, stream):
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
         return stream
 
 

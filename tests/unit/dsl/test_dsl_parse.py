@@ -60,7 +60,7 @@ def test_comments_and_blank_lines_only():
 
 def test_version_line():
     module = ok("agentc 1\n")
-    assert module.version == ast.VersionDecl(1, module.version.span)
+    assert module.version == ast.VersionDecl(version=1, span=module.version.span)
     assert at(module.version) == "1:1-1:9"
 
 
@@ -179,7 +179,7 @@ def test_agent_output_middleware_state_limits():
     assert trigger.args[0].value.value == 4000
     assert state.fields[0].name.text == "user_id"
     step_timeout = limits.entries.entries[1].value
-    assert step_timeout == ast.DurationLit(30.0, "30s", step_timeout.span)
+    assert step_timeout == ast.DurationLit(seconds=30.0, text="30s", span=step_timeout.span)
 
 
 def test_agent_interrupt_checkpoint_setting():
@@ -203,7 +203,8 @@ def test_output_without_strategy_or_options():
 
 def test_scripted_model_replies_nest():
     (stmt,) = body("""agent a { model "scripted" { replies: [
-        { tool_calls: [ { name: "add", args: { a: 2, b: 3 }, id: "c1" } ] }, "The answer is 5." ] } }""")
+        { tool_calls: [ { name: "add", args: { a: 2, b: 3 }, id: "c1" } ] },
+        "The answer is 5." ] } }""")
     replies = stmt.options.entries[0].value
     assert isinstance(replies, ast.ListLit) and replies.items[1].value == "The answer is 5."
 
@@ -321,7 +322,9 @@ PRELUDE = """middleware model_call_limit(
   hooks: [before_model, after_model], jumps: { before_model: [end] }, seats: [F8]
 }
 router tools_condition() = "agentc.stdlib.routing:tools_condition" { labels: [tools, end] }
-template agent(model: model, prompt: str? = none, ...) = "agentc.compiler.template:lower_agent" { seats: [A11] }
+template agent(model: model, prompt: str? = none, ...) = "agentc.compiler.template:lower_agent" {
+  seats: [A11]
+}
 middleware documented "Counts calls." = "pkg:Counter"
 """
 

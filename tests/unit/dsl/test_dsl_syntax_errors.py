@@ -11,6 +11,7 @@ import pytest
 from agentc.dsl.build import dedent
 from agentc.dsl.codes import Code
 from agentc.dsl.parse import parse
+from agentc.dsl.recovery import MAX_SYNTAX_ERRORS
 from agentc.dsl.syntax_errors import SOFT_KEYWORDS
 from agentc.grammar import GRAMMAR_PATH
 
@@ -266,6 +267,11 @@ def test_recovery_works_in_every_declaration():
 
 def test_recovery_is_bounded():
     text = "agent a {\n" + "  prompt = 1\n" * 100 + "}\n"
-    from agentc.dsl.syntax_errors import MAX_SYNTAX_ERRORS
-
     assert len(diags(text)) == MAX_SYNTAX_ERRORS
+
+
+def test_recovery_stops_when_blanking_goes_round_in_a_circle():
+    # Blanking `t` makes the stray `"` the error, blanking that blames `t` again: this
+    # used to loop for ever. Recovery now stops at the first state it has seen before.
+    text = 'graph g {\n  state {\n    t\n  }\n  "\n}\n'
+    assert lines_codes(text) == [(3, "syntax")]

@@ -2,12 +2,14 @@
 
 Random text and random mutations (deletions, insertions of tokens, brackets and quotes,
 truncations) of valid snippets never raise; every diagnostic's spans have offsets in
-[0, len(text)], start ≤ end, and line/column agreeing with the offset. 10,000 cases,
-derandomized and database-less so CI runs are reproducible.
+[0, len(text)], start ≤ end, and line/column agreeing with the offset. Derandomized and
+database-less so CI runs are reproducible: 1,000 cases in every run, and 10,000 in the
+`slow` test (`pytest -m slow`, or `AGENTC_FULL_PROPERTY=1` with the rest; see conftest.py).
 """
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,15 +105,30 @@ def _check_span(span: Span, result: ParseResult) -> None:
     assert result.source.pos(span.end.offset) == span.end
 
 
-@settings(
-    max_examples=10_000,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=list(HealthCheck),
-)
+def _located(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+
+
+@_located(1_000)
 @given(ANY_TEXT)
 def test_any_text_gives_located_diagnostics(text: str) -> None:
+    _check_located(text)
+
+
+@pytest.mark.slow
+@_located(10_000)
+@given(ANY_TEXT)
+def test_any_text_gives_located_diagnostics_full(text: str) -> None:
+    _check_located(text)
+
+
+def _check_located(text: str) -> None:
     result = parse(text, "p.agent")
     assert isinstance(result, ParseResult)
     has_error = any(d.severity is Severity.ERROR for d in result.diagnostics)
