@@ -16,7 +16,7 @@ import pytest
 
 from agentc.compiler.pipeline import compile_source
 
-CHECKS = Path(__file__).parent / "checks"
+CHECKS = Path(__file__).resolve().parents[1] / "checks"
 MARKER = re.compile(r'###\s*\[([a-z0-9-]+)\](?:\s*"([^"]*)")?')
 
 

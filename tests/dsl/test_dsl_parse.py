@@ -10,7 +10,7 @@ from agentc.dsl import ast
 from agentc.dsl.dump import dump
 from agentc.dsl.parse import ParseResult, parse, parse_file
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def ok(text: str) -> ast.Module:

@@ -15,7 +15,7 @@ from agentc.dsl.recovery import MAX_SYNTAX_ERRORS
 from agentc.dsl.syntax_errors import SOFT_KEYWORDS
 from agentc.grammar import GRAMMAR_PATH
 
-CHECKS = Path(__file__).resolve().parents[2] / "checks"
+CHECKS = Path(__file__).resolve().parents[1] / "checks"
 MARKER = re.compile(r'###\s*\[([a-z0-9-]+)\](?:\s*"([^"]*)")?')
 
 
@@ -199,7 +199,7 @@ def _chunks():
 
 @pytest.mark.parametrize("offset,lines", list(_chunks()))
 def test_syntax_check_chunks(offset, lines):
-    """The same contract as tests/test_checks.py, against the parser alone."""
+    """The same contract as tests/compiler/test_checks.py, against the parser alone."""
     text = "\n" * offset + "\n".join(lines)
     want = [
         (offset + n, m.group(1), m.group(2))

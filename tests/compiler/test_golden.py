@@ -18,7 +18,7 @@ from agentc.dsl.dump import dump
 from agentc.dsl.parse import parse
 from agentc.dsl.report import render_human
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 CASES = sorted(p.parent for p in GOLDEN.glob("*/input.agent"))
 
 

@@ -14,7 +14,7 @@ from agentc.dsl.astjson import cached_parse, decode, encode
 from agentc.dsl.parse import parse
 from agentc.dsl.source import SourceFile
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_node_is_a_frozen_slotted_dataclass():

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from agentc.dsl.codes import Code, Severity
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_code_has_a_summary_and_severity() -> None:
@@ -24,9 +24,9 @@ def test_every_code_has_a_docs_section() -> None:
 def test_every_code_has_a_case() -> None:
     text = "".join(p.read_text() for p in (ROOT / "tests" / "checks").glob("*.agent"))
     text += "".join(p.read_text() for p in (ROOT / "tests" / "golden").glob("*/diagnostics.txt"))
-    # A file that cannot be read cannot be a check case: its test is in tests/unit/dsl.
+    # A file that cannot be read cannot be a check case: its test is in tests/dsl.
     text += (
-        (ROOT / "tests" / "unit" / "dsl" / "test_unreadable.py")
+        (ROOT / "tests" / "dsl" / "test_unreadable.py")
         .read_text()
         .replace("`unreadable-file`", "[unreadable-file]")
     )
