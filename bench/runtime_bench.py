@@ -20,9 +20,9 @@ import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "runtime"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 
-from conftest import END, START, chan, cmp, compiled, field, graph, node, router, when  # noqa: E402
+from support.graphs import END, START, chan, cmp, compiled, field, graph, node, router, when  # noqa: E402
 
 from agentc.runtime import Durability, MemoryCheckpointer, RunConfig, Send, SqliteCheckpointer  # noqa: E402
 from agentc.stdlib.messages import AIMessage as AAI  # noqa: E402
