@@ -1,4 +1,4 @@
-"""Python hooks for the middleware examples (seed 002): a counting middleware class, a
+"""Python hooks for the middleware examples, as in LangChain's docs: a counting class, a
 decorated `before_model` hook and a dynamic prompt. Only the import line differs from the
 LangChain originals."""
 
