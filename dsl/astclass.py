@@ -69,7 +69,7 @@ class Node:
 _N = TypeVar("_N", bound=Node)
 
 
-@dataclass_transform(frozen_default=True)
+@dataclass_transform(frozen_default=True, kw_only_default=True)
 def node(cls: type[_N]) -> type[_N]:
     """Make `cls` (which must derive from `Node`) a frozen, slotted dataclass."""
     made = dataclasses.dataclass(init=False, repr=False, eq=False, slots=True)(cls)
@@ -112,7 +112,8 @@ def _init_source(i: int, cls: type[Node], env: dict[str, Any]) -> list[str]:
         # The slot's own setter: no attribute lookup and no frozen `__setattr__` on the way.
         env[f"_s{i}_{f.name}"] = getattr(cls, f.name).__set__
         body.append(f"    _s{i}_{f.name}(self, {f.name})")
-    return [f"def _init_{i}(self, {', '.join(params)}):", *(body or ["    pass"])]
+    star = ["*"] if params else []  # keyword-only, as type checkers are told (kw_only_default)
+    return [f"def _init_{i}(self, {', '.join(star + params)}):", *(body or ["    pass"])]
 
 
 __all__ = ["Node", "node", "finish"]

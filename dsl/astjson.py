@@ -95,10 +95,13 @@ class _Decoder:
     def hook(self, obj: dict[str, Any]) -> ast.Node | Span:
         if "@" in obj:
             cls = _CLASSES[obj["@"]]
-            args = [tuple(v) if type(v) is list else v for v in obj["a"]]
-            if len(args) != len(_FIELDS[cls]):
+            names = _FIELDS[cls]
+            args = obj["a"]
+            if len(args) != len(names):
                 raise _Bad(cls)
-            return cls(*args)
+            return cls(
+                **{n: tuple(v) if type(v) is list else v for n, v in zip(names, args, strict=True)}
+            )
         return Span(self.name, self.pos(obj["s"]), self.pos(obj["e"]))
 
 

@@ -18,11 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_node_is_a_frozen_slotted_dataclass():
-    lit = ast.StringLit("v", None)
+    lit = ast.StringLit(value="v", span=None)
     assert dataclasses.is_dataclass(lit) and not hasattr(lit, "__dict__")
     assert [f.name for f in dataclasses.fields(lit)] == ["value", "span", "triple"]
-    assert lit == ast.StringLit("v", None, False) and hash(lit) == hash(ast.StringLit("v", None))
-    assert lit != ast.StringLit("w", None) and lit != ast.Name("v", None)
+    same = ast.StringLit(value="v", span=None, triple=False)
+    assert lit == same and hash(lit) == hash(ast.StringLit(value="v", span=None))
+    assert lit != ast.StringLit(value="w", span=None) and lit != ast.Name(text="v", span=None)
     assert repr(lit) == "StringLit(value='v', span=None, triple=False)"
     with pytest.raises(dataclasses.FrozenInstanceError):
         lit.value = "w"
@@ -32,7 +33,9 @@ def test_node_is_a_frozen_slotted_dataclass():
     assert copy.deepcopy(lit) == lit
     assert ast.StringLit.__match_args__ == ("value", "span", "triple")
     with pytest.raises(TypeError):
-        ast.Name("x")
+        ast.Name(text="x")  # a missing field
+    with pytest.raises(TypeError):
+        ast.StringLit("v", None)  # keyword-only, as type checkers are told
 
 
 def _agent_files():
