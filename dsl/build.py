@@ -22,22 +22,9 @@ from lark.tree import Meta
 from . import ast
 from .codes import Code
 from .diagnostics import Diagnostic, error
+from .literals import DURATION, ESCAPE, UNIT_SECONDS, decode_escape, dedent
 from .source import Pos, SourceFile, Span
 from .syntax_errors import bad_number
-
-_UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h)")
-_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\s\S])")
-_SIMPLE_ESCAPES = {
-    "n": "\n",
-    "t": "\t",
-    "r": "\r",
-    "0": "\0",
-    '"': '"',
-    "'": "'",
-    "\\": "\\",
-    "/": "/",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,19 +48,6 @@ Children: TypeAlias = list[Any]
 def _present(children: Children) -> tuple[Any, ...]:
     """Children without the `None` placeholders of optional parts."""
     return tuple(c for c in children if c is not None)
-
-
-def dedent(text: str) -> str:
-    """`inspect.cleandoc` without importing `inspect` (it is slow to import)."""
-    lines = text.replace("\r\n", "\n").expandtabs().split("\n")
-    indents = [len(ln) - len(ln.lstrip()) for ln in lines[1:] if ln.strip()]
-    margin = min(indents) if indents else 0
-    lines = [lines[0].lstrip()] + [ln[margin:] for ln in lines[1:]]
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return "\n".join(lines)
 
 
 class AstBuilder:
@@ -343,10 +317,10 @@ class AstBuilder:
 
     def duration(self, meta: Meta, children: Children) -> ast.DurationLit:
         text = str(children[0].value)
-        match = _DURATION.fullmatch(text)
+        match = DURATION.fullmatch(text)
         assert match is not None, text  # the grammar's DURATION terminal has this form
         number, unit = match.groups()
-        seconds = float(number) * _UNIT_SECONDS[unit]
+        seconds = float(number) * UNIT_SECONDS[unit]
         return ast.DurationLit(seconds=seconds, text=text, span=self._span(meta))
 
     def bad_number(self, meta: Meta, children: Children) -> ast.IntLit:
@@ -428,16 +402,12 @@ class AstBuilder:
         """
         if "\\" not in raw:
             return raw
-        return _ESCAPE.sub(lambda m: self._escape(m, offset, whole), raw)
+        return ESCAPE.sub(lambda m: self._escape(m, offset, whole), raw)
 
     def _escape(self, m: re.Match[str], offset: int | None, whole: Span) -> str:
-        body = m.group(1)
-        if body[0] in "uU" and len(body) > 1:
-            return chr(min(int(body[1:], 16), 0x10FFFF))
-        if body in _SIMPLE_ESCAPES:
-            return _SIMPLE_ESCAPES[body]
-        if body == "\n":  # a backslash at the end of a line joins it with the next
-            return ""
+        decoded = decode_escape(m.group(1))
+        if decoded is not None:
+            return decoded
         span = whole
         if offset is not None:
             span = self.source.span(offset + m.start(), offset + m.end())
