@@ -50,12 +50,21 @@ from .base import (
     SourceSpan,
     TypeSpec,
 )
+from .nodes import (
+    AnswerKind,
+    ModelNodeConfig,
+    SubgraphNodeConfig,
+    Template,
+    TemplateField,
+    ToolNodeConfig,
+)
 from .program import (
     BoolCond,
     Bound,
     BranchCase,
     BranchKind,
     BranchSpec,
+    CachePolicy,
     CheckpointKind,
     CheckpointSpec,
     CompareCond,
@@ -67,6 +76,7 @@ from .program import (
     GraphKind,
     InterruptSpec,
     InterruptWhen,
+    JoinSpec,
     Limits,
     LiteralCond,
     NodeKind,
@@ -81,6 +91,14 @@ from .program import (
 
 __all__ = [
     "AgentSpec",
+    "AnswerKind",
+    "CachePolicy",
+    "JoinSpec",
+    "ModelNodeConfig",
+    "SubgraphNodeConfig",
+    "Template",
+    "TemplateField",
+    "ToolNodeConfig",
     "BoolCond",
     "Bound",
     "BranchCase",

@@ -44,6 +44,13 @@ class RetryPolicy(Frozen):
     retry_on: list[str] = Field(default_factory=list)  # exception class names; empty = default set
 
 
+class CachePolicy(Frozen):
+    """LangGraph's CachePolicy: a node's result is reused for the same input (its state or
+    its Send payload) until `ttl_s` seconds pass (None: until the cache is cleared)."""
+
+    ttl_s: float | None = None
+
+
 class GraphHook(Frozen):
     """What a graph block's `hook before X = python(f)` made of a PYTHON node."""
 
@@ -61,6 +68,12 @@ class NodeSpec(Frozen):
     timeout_s: float | None = None
     span: SourceSpan
     hook: GraphHook | None = None  # set on a graph block's hook nodes (explicit, not config)
+    cache: CachePolicy | None = None
+    defer: bool = False  # runs once no other task is pending (LangGraph's `defer=True`)
+    # The nodes a `Command(goto=…)` from this node may name (END allowed); None: not
+    # declared, any node is accepted at run time (as LangGraph does without annotations).
+    goto: list[str] | None = None
+    input_schema: str | None = None  # a Program.schemas name: what a Send to this node carries
 
 
 class EdgeSpec(Frozen):
@@ -116,6 +129,15 @@ Condition = Annotated[
 ]
 
 
+class JoinSpec(Frozen):
+    """`edge [a, b] -> c`: `c` runs once every source has run since `c` last ran
+    (LangGraph's `add_edge(["a", "b"], "c")`, a barrier), not once per source."""
+
+    sources: list[str]
+    target: str
+    span: SourceSpan
+
+
 class BranchKind(str, enum.Enum):
     WHEN = "when"  # ordered `when` cases and an `otherwise`
     ROUTER = "router"  # a router returns labels (or Sends) mapped through `routes`
@@ -136,6 +158,9 @@ class BranchSpec(Frozen):
     router: ImportRef | None = None  # ROUTER
     router_config: dict[str, JSON] = Field(default_factory=dict)
     routes: dict[str, str] = Field(default_factory=dict)  # label → node (or END)
+    # `route a by r [x, y]`: the router names nodes directly (labels are node names) and
+    # may answer `Send`s to them; a Send to a node not listed is a run-time error.
+    sends: bool = False
     label: str | None = None  # how a diagram names it (`tool calls`, `when approved`)
     span: SourceSpan
 
@@ -205,12 +230,16 @@ class Graph(Frozen):
     state: list[ChannelSpec]
     nodes: list[NodeSpec]
     edges: list[EdgeSpec]
+    joins: list[JoinSpec] = Field(default_factory=list)
     branches: list[BranchSpec] = Field(default_factory=list)
     interrupts: list[InterruptSpec] = Field(default_factory=list)
     limits: Limits
     checkpoint: CheckpointSpec
     agent: AgentSpec | None = None
     store: StoreSpec | None = None  # I1: None (no `store` line) and `store none` mean none
+    # `context { user_id: str }`: the per-run context (LangGraph's context_schema), a
+    # Program.schemas name; the run's `context` is validated against it before step one.
+    context: str | None = None
     doc: str | None = None
     span: SourceSpan
 
