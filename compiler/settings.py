@@ -1,12 +1,13 @@
 """The settings of one `agent` or `graph` block, read from its body once.
 
 Input: the body of an `ast.AgentDecl` or `ast.GraphDecl`. Output: `AgentSettings` /
-`GraphSettings` — one named field per setting (the first statement that writes it), the
-statements a block may hold many of (interrupts; a graph's nodes, edges, routes and hooks),
-its other `key value` lines, and `repeated`: every later statement of a setting already
-written, which `duplicate_settings` reports as `duplicate-setting`. `Ctx` builds each
-block's settings once (`Ctx.agent_settings`, `Ctx.graph_settings`); check and lower both
-read them.
+`GraphSettings` — one named field per setting (the first statement that writes it: also
+the `key value` lines `store`, `context` and a graph's `input`, and a graph's `output [...]`
+line), the statements a block may hold many of (interrupts; a graph's nodes, edges, joins,
+routes and hooks), its other `key value` lines, and `repeated`: every later statement of a
+setting already written, which `duplicate_settings` reports as `duplicate-setting`.
+`Ctx` builds each block's settings once (`Ctx.agent_settings`, `Ctx.graph_settings`);
+check and lower both read them.
 
 Invariants: a body is walked once; the first statement of a setting wins (the lowering
 never meets a repeated one: the checker reported it); the statements each kind of block
@@ -28,6 +29,8 @@ from ..dsl.diagnostics import Diagnostic, Label, error
 # ---------------------------------------------------------------- the vocabulary
 
 STORE = "store"  # I1: `store memory | none | sqlite("…")`, a `key value` line of both blocks
+CONTEXT = "context"  # `context Schema`: the per-run context's schema, both blocks
+INPUT = "input"  # a graph's `input [channel, …]`: the channels a caller may set
 # The statements that set one thing, by the word that opens them.
 SETTING_WORDS: dict[type[ast.Node], str] = {
     ast.ModelStmt: "model",
@@ -40,7 +43,10 @@ SETTING_WORDS: dict[type[ast.Node], str] = {
     ast.CheckpointStmt: "checkpoint",
 }
 AGENT_SETTINGS = frozenset(SETTING_WORDS)
-GRAPH_SETTINGS = frozenset({ast.StateStmt, ast.LimitsStmt, ast.CheckpointStmt})
+GRAPH_SETTINGS = frozenset({ast.StateStmt, ast.LimitsStmt, ast.CheckpointStmt, ast.OutputStmt})
+# `key value` lines that set one thing (written at most once), per kind of block.
+AGENT_SETTING_KEYS = frozenset({STORE, CONTEXT})
+GRAPH_SETTING_KEYS = frozenset({STORE, CONTEXT, INPUT})
 # Words that open a statement of their own, so never a `key value` setting of an agent.
 STATEMENT_WORDS = (*SETTING_WORDS.values(), "interrupt")
 
@@ -48,7 +54,11 @@ AGENT_CHANNELS = ("messages", "jump_to", "structured_response")  # built into ev
 BOUNDARY = {"START": ir.START, "END": ir.END}  # a graph's boundary as written → IR names
 NODE_KINDS = ("model", "tools", "python", "agent", "subgraph")  # `node x = KIND(…)`
 
-_HELP = {STORE: "keep one `store` line"}
+_HELP = {
+    STORE: "keep one `store` line",
+    CONTEXT: "keep one `context` line",
+    INPUT: "list every input channel in one `input [...]`",
+}
 
 Stmt: TypeAlias = "ast.AgentStmt | ast.GraphStmt"
 
@@ -73,6 +83,7 @@ class AgentSettings:
     limits: ast.LimitsStmt | None = None
     checkpoint: ast.CheckpointStmt | None = None
     store: ast.SettingStmt | None = None
+    context: ast.SettingStmt | None = None
     interrupts: tuple[ast.InterruptStmt, ...] = ()
     settings: tuple[ast.SettingStmt, ...] = ()  # every other `key value` line
     repeated: tuple[Repeated, ...] = ()
@@ -84,9 +95,13 @@ class GraphSettings:
     limits: ast.LimitsStmt | None = None
     checkpoint: ast.CheckpointStmt | None = None
     store: ast.SettingStmt | None = None
+    context: ast.SettingStmt | None = None
+    input: ast.SettingStmt | None = None
+    output: ast.OutputStmt | None = None
     interrupts: tuple[ast.InterruptStmt, ...] = ()
     nodes: tuple[ast.NodeDecl, ...] = ()
     edges: tuple[ast.EdgeDecl, ...] = ()
+    joins: tuple[ast.JoinDecl, ...] = ()
     routes: tuple[ast.RouteDecl, ...] = ()
     hooks: tuple[ast.HookDecl, ...] = ()
     middleware: tuple[ast.MiddlewareStmt, ...] = ()  # misplaced: graphs take none
@@ -102,6 +117,7 @@ class _Body:
     """One walk of a body: the first statement of each setting, the rest by kind."""
 
     singles: frozenset[type[ast.Node]]
+    keys: frozenset[str]  # the `key value` lines written at most once
     first: dict[str, Stmt] = field(default_factory=dict)
     repeated: list[Repeated] = field(default_factory=list)
     many: dict[type[ast.Node], list[Stmt]] = field(default_factory=dict)
@@ -119,7 +135,7 @@ class _Body:
 
     def _word(self, stmt: Stmt) -> str | None:
         if isinstance(stmt, ast.SettingStmt):
-            return STORE if stmt.key.text == STORE else None
+            return stmt.key.text if stmt.key.text in self.keys else None
         return SETTING_WORDS[type(stmt)] if type(stmt) in self.singles else None
 
     def one(self, word: str, cls: type[_S]) -> _S | None:
@@ -132,7 +148,7 @@ class _Body:
 
 
 def agent_settings(agent: ast.AgentDecl) -> AgentSettings:
-    b = _Body(AGENT_SETTINGS).read(agent.body)
+    b = _Body(AGENT_SETTINGS, AGENT_SETTING_KEYS).read(agent.body)
     return AgentSettings(
         model=b.one("model", ast.ModelStmt),
         prompt=b.one("prompt", ast.PromptStmt),
@@ -143,6 +159,7 @@ def agent_settings(agent: ast.AgentDecl) -> AgentSettings:
         limits=b.one("limits", ast.LimitsStmt),
         checkpoint=b.one("checkpoint", ast.CheckpointStmt),
         store=b.one(STORE, ast.SettingStmt),
+        context=b.one(CONTEXT, ast.SettingStmt),
         interrupts=b.all(ast.InterruptStmt),
         settings=b.all(ast.SettingStmt),
         repeated=tuple(b.repeated),
@@ -150,15 +167,19 @@ def agent_settings(agent: ast.AgentDecl) -> AgentSettings:
 
 
 def graph_settings(graph: ast.GraphDecl) -> GraphSettings:
-    b = _Body(GRAPH_SETTINGS).read(graph.body)
+    b = _Body(GRAPH_SETTINGS, GRAPH_SETTING_KEYS).read(graph.body)
     return GraphSettings(
         state=b.one("state", ast.StateStmt),
         limits=b.one("limits", ast.LimitsStmt),
         checkpoint=b.one("checkpoint", ast.CheckpointStmt),
         store=b.one(STORE, ast.SettingStmt),
+        context=b.one(CONTEXT, ast.SettingStmt),
+        input=b.one(INPUT, ast.SettingStmt),
+        output=b.one("output", ast.OutputStmt),
         interrupts=b.all(ast.InterruptStmt),
         nodes=b.all(ast.NodeDecl),
         edges=b.all(ast.EdgeDecl),
+        joins=b.all(ast.JoinDecl),
         routes=b.all(ast.RouteDecl),
         hooks=b.all(ast.HookDecl),
         middleware=b.all(ast.MiddlewareStmt),

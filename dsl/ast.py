@@ -190,6 +190,20 @@ class EdgeDecl(Node):
 
 
 @node
+class JoinDecl(Node):
+    """`edge [a, b] -> c`: `c` runs once, after every source has run (a join).
+
+    `targets`, `condition` and `otherwise` are what was written after `->`; a join takes
+    one target and no condition (the checker says so)."""
+
+    sources: tuple[Name, ...]
+    targets: tuple[Name, ...]
+    condition: Expr | None
+    otherwise: bool
+    span: Span
+
+
+@node
 class RouteCase(Node):
     label: Name
     target: Name
@@ -198,12 +212,15 @@ class RouteCase(Node):
 
 @node
 class RouteDecl(Node):
-    """`route model by tools_condition { tools -> tools, end -> END }`."""
+    """`route model by tools_condition { tools -> tools, end -> END }`, or with a target
+    list `route plan by steps.assign [worker, END]` (`targets`; `cases` is then empty):
+    the router returns node names, or `Send`s to them."""
 
     source: Name
     router: Ref | Call
     cases: tuple[RouteCase, ...]
     span: Span
+    targets: tuple[Name, ...] | None = None  # the list form; None: the `{ … }` form
 
 
 @node
@@ -225,12 +242,14 @@ GraphStmt: TypeAlias = (
     StateStmt
     | NodeDecl
     | EdgeDecl
+    | JoinDecl
     | RouteDecl
     | HookDecl
     | InterruptStmt
     | LimitsStmt
     | CheckpointStmt
     | MiddlewareStmt
+    | OutputStmt  # `output [channel, …]`: the channels in the run's result
     | SettingStmt
 )
 

@@ -24,7 +24,7 @@ from .codes import Code
 from .diagnostics import Diagnostic, error
 from .literals import DURATION, ESCAPE, UNIT_SECONDS, decode_escape, dedent
 from .source import Pos, SourceFile, Span
-from .syntax_errors import bad_number
+from .syntax_errors import bad_number, unknown_escape
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +224,19 @@ class AstBuilder:
     def edge_targets(self, meta: Meta, children: Children) -> tuple[ast.Name, ...]:
         return tuple(children)
 
+    edge_sources = edge_targets  # `[a, b]` before `->`: a join's sources
+
+    def join_decl(self, meta: Meta, children: Children) -> ast.JoinDecl:
+        sources, targets, cond = children
+        cond = cond or _EdgeCondition(None, False)
+        return ast.JoinDecl(
+            sources=sources,
+            targets=targets,
+            condition=cond.condition,
+            otherwise=cond.otherwise,
+            span=self._span(meta),
+        )
+
     def edge_when(self, meta: Meta, children: Children) -> _EdgeCondition:
         return _EdgeCondition(children[0], False)
 
@@ -234,6 +247,16 @@ class AstBuilder:
         source, router, *cases = children
         return ast.RouteDecl(
             source=source, router=router, cases=_present(cases), span=self._span(meta)
+        )
+
+    def route_list_decl(self, meta: Meta, children: Children) -> ast.RouteDecl:
+        source, router, *targets = children
+        return ast.RouteDecl(
+            source=source,
+            router=router,
+            cases=(),
+            targets=_present(targets),
+            span=self._span(meta),
         )
 
     def route_case(self, meta: Meta, children: Children) -> ast.RouteCase:
@@ -411,16 +434,7 @@ class AstBuilder:
         span = whole
         if offset is not None:
             span = self.source.span(offset + m.start(), offset + m.end())
-        shown = m.group(0) if m.group(0).isprintable() else repr(m.group(0))[1:-1]
-        self.diagnostics.append(
-            error(
-                Code.BAD_LITERAL,
-                f"unknown escape `{shown}` in a string",
-                span,
-                "unknown escape",
-                help="write `\\\\` for a backslash",
-            )
-        )
+        self.diagnostics.append(unknown_escape(span, m.group(0)))
         return m.group(0)
 
 

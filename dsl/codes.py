@@ -52,6 +52,8 @@ class Code(enum.StrEnum):
     UNKNOWN_ROUTE_LABEL = "unknown-route-label"
     BAD_HOOK_POINT = "bad-hook-point"
     NO_ENTRY = "no-entry"
+    BAD_TEMPLATE = "bad-template"
+    MISSING_INTO = "missing-into"
     # compiler: typecheck
     TYPE_MISMATCH = "type-mismatch"
     # compiler: structure
@@ -131,7 +133,7 @@ _INFO: dict[Code, CodeInfo] = {
     Code.MODULE_NOT_FOUND: CodeInfo("a `use`d Python module or file cannot be found"),
     Code.PYTHON_SYNTAX: CodeInfo("a `use`d Python file does not parse"),
     Code.UNKNOWN_NODE: CodeInfo(
-        "an edge, route, hook or interrupt names a node the graph does not have"
+        "an edge, join, route, hook, interrupt or `goto` names a node the graph does not have"
     ),
     Code.DUPLICATE_NODE: CodeInfo("two nodes of one graph share a name"),
     Code.UNKNOWN_NODE_KIND: CodeInfo(
@@ -139,15 +141,24 @@ _INFO: dict[Code, CodeInfo] = {
         " or subgraph(\u2026)"
     ),
     Code.BAD_NODE: CodeInfo("a node's arguments do not fit its kind"),
-    Code.BAD_EDGE: CodeInfo("an edge leaves END, enters START, or `otherwise` has no `when`"),
+    Code.BAD_EDGE: CodeInfo(
+        "an edge leaves END or enters START, `otherwise` has no `when`, or a join is malformed"
+    ),
     Code.MISSING_OTHERWISE: CodeInfo("conditional `when` edges out of a node have no `otherwise`"),
-    Code.UNKNOWN_FIELD: CodeInfo("a condition reads a state channel the graph does not declare"),
+    Code.UNKNOWN_FIELD: CodeInfo(
+        "a condition, template, node argument or setting names a state channel (or a schema"
+        " field) that is not declared"
+    ),
     Code.UNKNOWN_ROUTER: CodeInfo(
         "a `route \u2026 by` names neither a declared router nor a Python function"
     ),
     Code.UNKNOWN_ROUTE_LABEL: CodeInfo("a route case uses a label its router never returns"),
     Code.BAD_HOOK_POINT: CodeInfo("a `hook` names an unknown hook point"),
     Code.NO_ENTRY: CodeInfo("a graph has no `edge START -> \u2026`"),
+    Code.BAD_TEMPLATE: CodeInfo(
+        "a model node's prompt template has a malformed `{placeholder}` or a lone brace"
+    ),
+    Code.MISSING_INTO: CodeInfo("a model node's answer has no channel to go to (`into:`)"),
     Code.TYPE_MISMATCH: CodeInfo("a value does not have the type its parameter or field declares"),
     Code.UNREACHABLE_NODE: CodeInfo(
         "no edge or branch reaches a node from START", Severity.WARNING
@@ -172,7 +183,9 @@ _INFO: dict[Code, CodeInfo] = {
         "a function tool has no docstring, so the model gets no description (B11)"
     ),
     Code.DUPLICATE_TOOL: CodeInfo("two tools of one agent share a name (A7)"),
-    Code.UNKNOWN_SCHEMA: CodeInfo("an `output` names no schema or Python model"),
+    Code.UNKNOWN_SCHEMA: CodeInfo(
+        "an `output`, `context` or node `input:` names no schema or Python model"
+    ),
     Code.UNKNOWN_STRATEGY: CodeInfo("`output \u2026 via` names an unknown strategy"),
     Code.UNKNOWN_MIDDLEWARE: CodeInfo("a `middleware` entry is neither declared nor a Python hook"),
     Code.NOT_A_HOOK: CodeInfo(

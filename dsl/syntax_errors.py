@@ -400,4 +400,16 @@ def bad_number(span: Span, text: str) -> Diagnostic:
     )
 
 
-__all__ = ["SOFT_KEYWORDS", "PatternOf", "Stretch", "bad_number", "describe"]
+def unknown_escape(span: Span, escape: str) -> Diagnostic:
+    """`\\q` in a string: an escape the language does not know."""
+    shown = escape if escape.isprintable() else repr(escape)[1:-1]
+    return error(
+        Code.BAD_LITERAL,
+        f"unknown escape `{shown}` in a string",
+        span,
+        "unknown escape",
+        help="write `\\\\` for a backslash",
+    )
+
+
+__all__ = ["SOFT_KEYWORDS", "PatternOf", "Stretch", "bad_number", "describe", "unknown_escape"]

@@ -4,8 +4,9 @@ Input: a `FileUnit` from resolve, through its `Ctx`. Output: diagnostics; the AS
 untouched. `check_unit` runs every rule and never stops at the first problem. The rules:
 common.py (language version, declarations, fields and state, output schemas, settings
 maps), run_settings.py (limits, checkpoint, store, interrupts: both kinds of block),
-agent.py with tools.py and middleware.py (`agent` blocks), graph.py with nodes.py
-(`graph` blocks). Structural graph checks (reachability, a path to END) run later, on
+agent.py with tools.py and middleware.py (`agent` blocks), graph.py with nodes.py,
+model_node.py, subgraph_node.py, node_options.py, edges.py and graph_io.py (`graph`
+blocks; `context` of both). Structural graph checks (reachability, a path to END) run later, on
 the lowered IR (structure.py).
 Invariant: the AST is never changed; no rule stops the others.
 """

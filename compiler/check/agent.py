@@ -20,11 +20,19 @@ from ..budgets import AMOUNTS, asks, budget_entries
 from ..budgets import MIDDLEWARE_NAME as BUDGETS_NAME
 from ..context import Ctx, prelude_decls
 from ..models import check_model_options, resolve_model
-from ..settings import AGENT_CHANNELS, STATEMENT_WORDS, STORE, AgentSettings, duplicate_settings
+from ..settings import (
+    AGENT_CHANNELS,
+    CONTEXT,
+    STATEMENT_WORDS,
+    STORE,
+    AgentSettings,
+    duplicate_settings,
+)
 from ..suggest import did_you_mean
 from ..typecheck import check_value, describe
 from ..types import STR, Ty, prim, union
 from .common import check_fields, check_schema_ref
+from .graph_io import check_context
 from .middleware import check_middleware, middleware_name
 from .run_settings import (
     check_checkpoint,
@@ -147,6 +155,9 @@ def check_setting(ctx: Ctx, stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
     key = stmt.key.text
     if key == STORE:
         return  # the store: check_store
+    if key == CONTEXT:
+        yield from check_context(ctx, stmt)
+        return
     param = template.params.get(key)
     if param is None or key in STATEMENT_WORDS:
         yield error(

@@ -1,44 +1,40 @@
 """Checks of a graph block's `node` declarations.
 
-Input: `Ctx` and the block's `ast.NodeDecl`s. Output: diagnostics for reserved and
-duplicate names, the kind (`model`, `tools`, `python`, `agent`, `subgraph`), each kind's
-arguments and the node options (`timeout`, `retry`), and the table name → NodeDecl (the
-first declaration of a name wins) that edges, routes, hooks and interrupts are checked
-against.
+Input: `Ctx`, the block's `ast.NodeDecl`s and its `StateView`. Output: diagnostics for
+reserved and duplicate names, the kind (`model`, `tools`, `python`, `agent`, `subgraph`)
+and each kind's arguments (model nodes: model_node.py; agent and subgraph nodes:
+subgraph_node.py), and the table name → NodeDecl (the first declaration of a name wins)
+that edges, routes, hooks, interrupts and `goto` options are checked against. The node
+options are node_options.py's.
 Invariant: the AST is only read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Iterator
-
-import agentc.ir as ir
+from collections.abc import Generator, Iterable, Iterator
 
 from ...dsl import ast
 from ...dsl.codes import Code
 from ...dsl.diagnostics import Diagnostic, Label, error
+from ..channels import CONVERSATION, StateView, schema_fields
 from ..context import Ctx
-from ..models import check_model_options, resolve_model
-from ..resolve import RESERVED, graph_ref, python_ref
+from ..resolve import RESERVED, python_ref
 from ..settings import NODE_KINDS
 from ..suggest import did_you_mean
-from ..symbols import SymbolKind
-from ..typecheck import check_value, describe
-from ..types import STR, Ty, TyKind, prim
-from .common import check_schema_ref
+from ..typecheck import describe
+from ..types import Ty, TyKind
+from .model_node import check_model_node
+from .subgraph_node import check_graph_node
 from .tools import ToolName, check_duplicate_tools, check_function_tool
-
-NODE_OPTIONS: dict[str, Ty] = {
-    "timeout": Ty(TyKind.SPECIAL, "duration"),
-    "retry": Ty(TyKind.MAP, args=(prim("any"),)),
-}
-RETRY_KEYS = tuple(ir.RetryPolicy.model_fields)
 
 Nodes = dict[str, ast.NodeDecl]
 
 
-def check_nodes(ctx: Ctx, decls: Iterable[ast.NodeDecl]) -> Generator[Diagnostic, None, Nodes]:
-    """Yields diagnostics; returns name → NodeDecl (first declaration wins)."""
+def check_nodes(
+    ctx: Ctx, decls: Iterable[ast.NodeDecl], view: StateView
+) -> Generator[Diagnostic, None, Nodes]:
+    """Yields diagnostics; returns name → NodeDecl (first declaration wins). The options
+    are checked by the caller, once every node is known (`goto` names nodes)."""
     nodes: Nodes = {}
     for node in decls:
         name = node.name.text
@@ -62,11 +58,11 @@ def check_nodes(ctx: Ctx, decls: Iterable[ast.NodeDecl]) -> Generator[Diagnostic
             )
             continue
         nodes[name] = node
-        yield from check_node(ctx, node)
+        yield from check_node(ctx, node, view)
     return nodes
 
 
-def check_node(ctx: Ctx, node: ast.NodeDecl) -> Iterator[Diagnostic]:
+def check_node(ctx: Ctx, node: ast.NodeDecl, view: StateView) -> Iterator[Diagnostic]:
     kind = node.value.callee.dotted
     if kind not in NODE_KINDS:
         yield error(
@@ -77,8 +73,22 @@ def check_node(ctx: Ctx, node: ast.NodeDecl) -> Iterator[Diagnostic]:
             help=did_you_mean(kind, NODE_KINDS),
         )
         return
-    yield from _NODE_CHECKS[kind](ctx, node.value)
-    yield from check_node_options(ctx, node.options)
+    if kind == "model":
+        yield from check_model_node(ctx, node.value, view, _payload(ctx, node))
+    elif kind == "tools":
+        yield from _tools_node(ctx, node.value, view)
+    elif kind == "python":
+        yield from check_python_call(ctx, node.value)
+    else:
+        yield from check_graph_node(ctx, node.value, view, kind)
+
+
+def _payload(ctx: Ctx, node: ast.NodeDecl) -> dict[str, Ty] | None:
+    """The fields of the node's `input: Schema` option (what a Send to it carries)."""
+    for entry in node.options.entries if node.options else ():
+        if entry.key.text == "input":
+            return schema_fields(ctx.unit, entry.value) or {}
+    return None
 
 
 def _positional(call: ast.Call) -> list[ast.Expr]:
@@ -97,29 +107,8 @@ def _one_arg(call: ast.Call, want: str) -> ast.Expr | Diagnostic:
     return pos[0]
 
 
-def _model_node(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
-    pos = _positional(call)
-    if len(pos) != 1 or not isinstance(pos[0], ast.StringLit):
-        yield error(
-            Code.BAD_NODE,
-            "`model(…)` takes one model string",
-            call.span,
-            'expected model("provider:name", prompt: "…")',
-        )
-    else:
-        found = resolve_model(pos[0].value, pos[0].span)
-        if isinstance(found, Diagnostic):
-            yield found
-    named = [(a.name, a.value) for a in call.args if a.name is not None]
-    yield from check_model_options(named)
-    for name, value in named:
-        if name.text == "prompt":
-            yield from check_value(value, STR, ctx.value_env())
-        elif name.text == "output":
-            yield from check_schema_ref(ctx, value)
-
-
-def _tools_node(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
+def _tools_node(ctx: Ctx, call: ast.Call, view: StateView) -> Iterator[Diagnostic]:
+    yield from _tools_channel(call, view)
     arg = _one_arg(call, "a list of tools")
     if isinstance(arg, Diagnostic):
         yield arg
@@ -161,54 +150,33 @@ def check_python_call(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
             yield found
 
 
-NodeCheck = Callable[[Ctx, ast.Call], Iterator[Diagnostic]]
-
-
-def _graph_node(kinds: tuple[SymbolKind, ...], what: str) -> NodeCheck:
-    def check(ctx: Ctx, call: ast.Call) -> Iterator[Diagnostic]:
-        arg = _one_arg(call, f"an {what} name")
-        if isinstance(arg, Diagnostic):
-            yield arg
-        elif not isinstance(arg, ast.Ref):
-            yield error(Code.BAD_NODE, f"expected an {what} name, found {describe(arg)}", arg.span)
-        else:
-            found = graph_ref(ctx.unit, arg, kinds, what)
-            if isinstance(found, Diagnostic):
-                yield found
-
-    return check
-
-
-_NODE_CHECKS: dict[str, NodeCheck] = {
-    "model": _model_node,
-    "tools": _tools_node,
-    "python": check_python_call,
-    "agent": _graph_node((SymbolKind.AGENT,), "agent"),
-    "subgraph": _graph_node((SymbolKind.AGENT, SymbolKind.GRAPH), "agent or graph"),
-}
-
-
-def check_node_options(ctx: Ctx, options: ast.MapLit | None) -> Iterator[Diagnostic]:
-    for entry in options.entries if options else ():
-        key = entry.key.text
-        ty = NODE_OPTIONS.get(key)
-        if ty is None:
+def _tools_channel(call: ast.Call, view: StateView) -> Iterator[Diagnostic]:
+    """A tools node runs the calls of the last AI message of `messages:` (default
+    `messages`): that channel must be a conversation."""
+    given = [a for a in call.args if a.name is not None]
+    for arg in given:
+        assert arg.name is not None
+        if arg.name.text != "messages":
             yield error(
-                Code.UNKNOWN_PARAM,
-                f"nodes have no option `{key}`",
-                entry.key.span,
-                "unknown option",
-                help=did_you_mean(key, NODE_OPTIONS),
+                Code.BAD_NODE,
+                f"`tools(…)` has no argument `{arg.name.text}`",
+                arg.name.span,
+                "unknown argument",
+                help="`tools([…])` takes the tools, and optionally `messages: <channel>`",
             )
-            continue
-        yield from check_value(entry.value, ty, ctx.value_env())
-        if key == "retry" and isinstance(entry.value, ast.MapLit):
-            for e in entry.value.entries:
-                if e.key.text not in RETRY_KEYS:
-                    yield error(
-                        Code.UNKNOWN_PARAM,
-                        f"`retry` has no option `{e.key.text}`",
-                        e.key.span,
-                        "unknown option",
-                        help=did_you_mean(e.key.text, RETRY_KEYS),
-                    )
+    named = next((a.value for a in given if a.name and a.name.text == "messages"), None)
+    name, at = CONVERSATION, call.callee.span
+    if named is not None:
+        one = isinstance(named, ast.Ref) and len(named.parts) == 1
+        name, at = (named.dotted if isinstance(named, ast.Ref) and one else None), named.span
+    ch = view.get(name) if name is not None else None
+    if ch is None or ch.ty.kind is not TyKind.MESSAGES:
+        what = f"`{name}`" if name else describe(named) if named is not None else "it"
+        yield error(
+            Code.UNKNOWN_FIELD if ch is None and name else Code.TYPE_MISMATCH,
+            f"{what} is not a `messages` channel of the state",
+            at,
+            "a tools node runs the tool calls of the conversation's last AI message",
+            help="add `messages: messages` to the state, or name the conversation channel "
+            "with `messages: <channel>`",
+        )

@@ -38,10 +38,10 @@ def check_tools(ctx: Ctx, stmt: ast.ToolsStmt, names: list[ToolName]) -> Iterato
         )
         return
     for item in stmt.value.items:
-        yield from _check_tool(ctx, item, names)
+        yield from check_tool(ctx, item, names)
 
 
-def _check_tool(ctx: Ctx, item: ast.Expr, names: list[ToolName]) -> Iterator[Diagnostic]:
+def check_tool(ctx: Ctx, item: ast.Expr, names: list[ToolName]) -> Iterator[Diagnostic]:
     if isinstance(item, ast.MapLit):
         return  # A8: a provider tool, bound to the model as written
     if not isinstance(item, ast.Ref):

@@ -10,9 +10,11 @@ reporting.
 Choices the IR leaves open (see also ir/__init__.py's docstring):
 - agent blocks (agent.py, middleware.py) become the graph create_agent builds
   (template.py); graph blocks (graph.py) their nodes, edges, branches and spliced hooks.
-- graph-block nodes: model/tools nodes use the factories `agentc.stdlib.nodes:model_node` /
-  `:tool_node` with their settings in `config`; agent/subgraph nodes use
-  `agentc.runtime.subgraph:subgraph_node` with `config {"graph": "<qualified name>"}`.
+- graph-block nodes (nodes.py): model/tools nodes use the factories
+  `agentc.stdlib.nodes:model_node` / `:tool_node`, agent/subgraph nodes
+  `agentc.runtime.subgraph:subgraph_node`; `config` is the JSON of their typed config
+  (`ir.ModelNodeConfig`, `ir.ToolNodeConfig`, `ir.SubgraphNodeConfig`, whose `graph` is
+  the child's qualified name).
 - reducers: `messages` channels get `agentc.stdlib.messages:add_messages`; `reduce append |
   merge | add` name `agentc.runtime.reducers:<name>`; `replace` is last-value (None).
 - settings a block does not write take the values in defaults.py.

@@ -24,6 +24,7 @@ from .common import (
     Lowering,
     channels,
     checkpoint_spec,
+    context_schema,
     interrupt_specs,
     limits_spec,
     model_spec,
@@ -48,8 +49,8 @@ def agent_parts(low: Lowering, ctx: Ctx, agent: ast.AgentDecl, name: str) -> Age
         model=model_spec(s.model),
         prompt=prompt.value if prompt is not None else None,
         prompt_span=span_ir(s.prompt.span) if s.prompt is not None else None,
-        tools=_agent_tools(low, ctx, tools),
-        provider_tools=_provider_tools(tools),
+        tools=agent_tools(low, ctx, tools),
+        provider_tools=provider_tools(tools),
         mcp_tools=_mcp_tools(ctx, tools),
         output=_output(low, ctx, s.output),
         middleware=budgets(s.limits) + middleware(ctx, s.middleware),
@@ -63,6 +64,7 @@ def agent_parts(low: Lowering, ctx: Ctx, agent: ast.AgentDecl, name: str) -> Age
         checkpoint=checkpoint_spec(s.checkpoint),
         interrupts=tuple(interrupt_specs(s.interrupts)),
         store=store_spec(s.store),
+        context=context_schema(low, ctx, s.context),
         doc=agent.doc.value if agent.doc else None,
     )
 
@@ -74,7 +76,7 @@ def _tool_items(stmt: ast.ToolsStmt | None) -> tuple[ast.Expr, ...]:
     return stmt.value.items
 
 
-def _agent_tools(low: Lowering, ctx: Ctx, items: tuple[ast.Expr, ...]) -> list[ir.ToolSpec]:
+def agent_tools(low: Lowering, ctx: Ctx, items: tuple[ast.Expr, ...]) -> list[ir.ToolSpec]:
     out = []
     for item in items:
         if isinstance(item, ast.MapLit):
@@ -124,7 +126,7 @@ def _mcp_tools(ctx: Ctx, items: tuple[ast.Expr, ...]) -> list[ir.McpToolRef]:
     return out
 
 
-def _provider_tools(items: tuple[ast.Expr, ...]) -> list[ir.ProviderToolSpec]:
+def provider_tools(items: tuple[ast.Expr, ...]) -> list[ir.ProviderToolSpec]:
     return [
         ir.ProviderToolSpec(definition=to_json(i), span=span_ir(i.span))
         for i in items

@@ -137,6 +137,11 @@ def schema_name(low: Lowering, ctx: Ctx, ref: ast.Expr) -> str:
     return name
 
 
+def context_schema(low: Lowering, ctx: Ctx, stmt: ast.SettingStmt | None) -> str | None:
+    """`context Ctx`: the Program.schemas name of a block's run-context schema."""
+    return schema_name(low, ctx, stmt.value) if stmt is not None else None
+
+
 def schema_json(ctx: Ctx, decl: ast.SchemaDecl) -> dict:
     props, required = {}, []
     for f in decl.fields:

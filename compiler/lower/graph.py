@@ -1,9 +1,11 @@
 """Lowering of a hand-built `graph { … }` block into an `ir.Graph`.
 
 Input: a checked `ast.GraphDecl` and its settings (`Ctx.graph_settings`). Output: nodes,
-static edges (fan-out: one edge per target), `when` branches (conditions as
-`ir.Condition`), router branches, hooks spliced in as python nodes (below), interrupts,
-limits and checkpoint (defaults.py when not written) and the store.
+static edges (fan-out: one edge per target), joins (`edge [a, b] -> c`), `when` branches
+(conditions as `ir.Condition`), router branches (a target list: `routes` maps each node
+to itself and `sends` is set), hooks spliced in as python nodes (below), interrupts,
+limits and checkpoint (defaults.py when not written), the store, the run-context schema
+and the `input` / `output` flags of each channel. Nodes are lowered by nodes.py.
 
 `hook before X = python(f)` becomes a python node `f.before_X` spliced in front of X (every
 edge and route into X now enters the hook node, which flows into X), marked with
@@ -17,38 +19,37 @@ IR is built by value (`model_copy`), never changed in place.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Literal, get_args
+from collections.abc import Iterable, Iterator
+from typing import Literal, get_args
 
 import agentc.ir as ir
 
 from ...dsl import ast
+from ..channels import state_view
 from ..context import Ctx, python_import
 from ..decls import span_ir
-from ..resolve import GraphTarget, PyTarget, declaration, graph_ref, python_ref
-from ..settings import BOUNDARY, when_groups
+from ..resolve import PyTarget, declaration, python_ref
+from ..settings import BOUNDARY, GraphSettings, when_groups
 from ..symbols import SymbolKind
 from ..typecheck import is_literal, to_json
 from .common import (
     Lowering,
     channels,
     checkpoint_spec,
+    context_schema,
     interrupt_specs,
     limits_spec,
-    model_from,
-    schema_name,
     store_spec,
-    tool_spec,
 )
+from .nodes import lower_node, python_target
 
 CompareOp = Literal["==", "!=", "<", "<=", ">", ">=", "in"]  # as `ir.CompareCond.op`
 _COMPARE_OPS: dict[str, CompareOp] = {op: op for op in get_args(CompareOp)}
-NODES_IMPL = "agentc.stdlib.nodes"
-SUBGRAPH_IMPL = ir.ImportRef(module="agentc.runtime.subgraph", attr="subgraph_node")
 
 
 def lower_graph(low: Lowering, ctx: Ctx, decl: ast.GraphDecl, name: str) -> ir.Graph:
     s = ctx.graph_settings(decl)
+    view = state_view(ctx.scope, [s.state])
     edges = [
         ir.EdgeSpec(source=_end(e.source.text), target=_end(t.text), span=span_ir(e.span))
         for e in s.edges
@@ -59,14 +60,16 @@ def lower_graph(low: Lowering, ctx: Ctx, decl: ast.GraphDecl, name: str) -> ir.G
     graph = ir.Graph(
         name=name,
         kind=ir.GraphKind.GRAPH,
-        state=channels(ctx, s.state),
-        nodes=[_node(low, ctx, n) for n in s.nodes],
+        state=_io_flags(channels(ctx, s.state), s),
+        nodes=[lower_node(low, ctx, n, view) for n in s.nodes],
         edges=edges,
+        joins=[_join(j) for j in s.joins],
         branches=branches,
         interrupts=interrupt_specs(s.interrupts),
         limits=limits_spec(s.limits, ir.GraphKind.GRAPH),
         checkpoint=checkpoint_spec(s.checkpoint),
         store=store_spec(s.store),
+        context=context_schema(low, ctx, s.context),
         doc=decl.doc.value if decl.doc else None,
         span=span_ir(decl.span),
     )
@@ -79,88 +82,32 @@ def _end(name: str) -> str:
     return BOUNDARY.get(name, name)
 
 
-# ---------------------------------------------------------------- nodes
+def _io_flags(state: list[ir.ChannelSpec], s: GraphSettings) -> list[ir.ChannelSpec]:
+    """`input [..]` / `output [..]`: listed channels True, the others False (A5)."""
+    inputs = _listed(s.input.value) if s.input is not None else None
+    outputs = _listed(s.output.schema) if s.output is not None else None
+    return [
+        c.model_copy(
+            update={
+                "input": c.input if inputs is None else c.name in inputs,
+                "output": c.output if outputs is None else c.name in outputs,
+            }
+        )
+        for c in state
+    ]
 
-NodeLowering = Callable[[Lowering, Ctx, ast.Call], tuple[ir.ImportRef, dict[str, Any]]]
+
+def _listed(value: ast.Expr) -> set[str]:
+    assert isinstance(value, ast.ListLit), value
+    return {i.dotted for i in value.items if isinstance(i, ast.Ref)}
 
 
-def _node(low: Lowering, ctx: Ctx, decl: ast.NodeDecl) -> ir.NodeSpec:
-    call, kind = decl.value, decl.value.callee.dotted
-    impl, config = _NODE_LOWERING[kind](low, ctx, call)
-    opts = {e.key.text: e.value for e in (decl.options.entries if decl.options else ())}
-    retry = ir.RetryPolicy(**to_json(opts["retry"])) if "retry" in opts else None
-    timeout = to_json(opts["timeout"]) if "timeout" in opts else None
-    return ir.NodeSpec(
-        name=decl.name.text,
-        kind=ir.NodeKind(kind),
-        impl=impl,
-        config=config,
-        retry=retry,
-        timeout_s=timeout,
-        span=span_ir(decl.span),
+def _join(join: ast.JoinDecl) -> ir.JoinSpec:
+    return ir.JoinSpec(
+        sources=[n.text for n in join.sources],
+        target=_end(join.targets[0].text),
+        span=span_ir(join.span),
     )
-
-
-def _model_node(low: Lowering, ctx: Ctx, call: ast.Call) -> tuple[ir.ImportRef, dict[str, Any]]:
-    spec = next(a.value for a in call.args if a.name is None)
-    assert isinstance(spec, ast.StringLit), spec
-    model = model_from(spec, None, call.span)
-    config: dict[str, Any] = {"model": model.model_dump(mode="json", exclude={"span"})}
-    for arg in call.args:
-        if arg.name is None:
-            continue
-        if arg.name.text == "output":
-            config["output"] = schema_name(low, ctx, arg.value)
-        else:
-            config[arg.name.text] = to_json(arg.value, ctx.value_env())
-    return ir.ImportRef(module=NODES_IMPL, attr="model_node"), config
-
-
-def _only_arg(call: ast.Call) -> ast.Expr:
-    return call.args[0].value
-
-
-def _tools_node(low: Lowering, ctx: Ctx, call: ast.Call) -> tuple[ir.ImportRef, dict[str, Any]]:
-    listed = _only_arg(call)
-    assert isinstance(listed, ast.ListLit), listed
-    tools = []
-    for item in listed.items:
-        if isinstance(item, ast.MapLit):
-            continue
-        assert isinstance(item, ast.Ref), item
-        target = python_ref(ctx.unit, item)
-        assert isinstance(target, PyTarget)
-        tools.append(tool_spec(target, item.span).model_dump(mode="json"))
-    return ir.ImportRef(module=NODES_IMPL, attr="tool_node"), {"tools": tools}
-
-
-def _python_target(ctx: Ctx, call: ast.Call) -> PyTarget:
-    ref = _only_arg(call)
-    assert isinstance(ref, ast.Ref), ref
-    target = python_ref(ctx.unit, ref)
-    assert isinstance(target, PyTarget)
-    return target
-
-
-def _python_node(low: Lowering, ctx: Ctx, call: ast.Call) -> tuple[ir.ImportRef, dict[str, Any]]:
-    return python_import(_python_target(ctx, call)), {}
-
-
-def _graph_node(low: Lowering, ctx: Ctx, call: ast.Call) -> tuple[ir.ImportRef, dict[str, Any]]:
-    ref = _only_arg(call)
-    assert isinstance(ref, ast.Ref), ref
-    target = graph_ref(ctx.unit, ref, (SymbolKind.AGENT, SymbolKind.GRAPH))
-    assert isinstance(target, GraphTarget)
-    return SUBGRAPH_IMPL, {"graph": low.need_graph(target)}
-
-
-_NODE_LOWERING: dict[str, NodeLowering] = {
-    "model": _model_node,
-    "tools": _tools_node,
-    "python": _python_node,
-    "agent": _graph_node,
-    "subgraph": _graph_node,
-}
 
 
 # ---------------------------------------------------------------- branches
@@ -233,12 +180,17 @@ def _route(ctx: Ctx, route: ast.RouteDecl) -> ir.BranchSpec:
         target = python_ref(ctx.unit, ref)
         assert isinstance(target, PyTarget)
         router = python_import(target)
+    if route.targets is not None:  # `[x, END]`: the router answers node names (or Sends)
+        routes = {_end(t.text): _end(t.text) for t in route.targets}
+    else:
+        routes = {c.label.text: _end(c.target.text) for c in route.cases}
     return ir.BranchSpec(
         source=route.source.text,
         kind=ir.BranchKind.ROUTER,
         router=router,
         router_config=config,
-        routes={c.label.text: _end(c.target.text) for c in route.cases},
+        routes=routes,
+        sends=route.targets is not None,
         label=ref.dotted,
         span=span_ir(route.span),
     )
@@ -248,7 +200,7 @@ def _route(ctx: Ctx, route: ast.RouteDecl) -> ir.BranchSpec:
 
 
 def _splice_hook(ctx: Ctx, graph: ir.Graph, hook: ast.HookDecl) -> ir.Graph:
-    target = _python_target(ctx, hook.value)
+    target = python_target(ctx, hook.value)
     impl, span = python_import(target), span_ir(hook.span)
     point = hook.point.text
     if point in (ir.HookPoint.WRAP_MODEL_CALL.value, ir.HookPoint.WRAP_TOOL_CALL.value):
@@ -306,6 +258,9 @@ def _insert(
             e.model_copy(update={"target": name}) if e.target == node else e for e in graph.edges
         ] + [ir.EdgeSpec(source=name, target=node, span=span)]
         branches = [_retarget(b, node, name) for b in graph.branches]
+        joins = [
+            j.model_copy(update={"target": name}) if j.target == node else j for j in graph.joins
+        ]
     else:
         edges = [
             e.model_copy(update={"source": name}) if e.source == node else e for e in graph.edges
@@ -313,8 +268,17 @@ def _insert(
         branches = [
             b.model_copy(update={"source": name}) if b.source == node else b for b in graph.branches
         ]
+        joins = [
+            j.model_copy(update={"sources": [name if s == node else s for s in j.sources]})
+            for j in graph.joins
+        ]
     return graph.model_copy(
-        update={"nodes": [*graph.nodes, hook], "edges": edges, "branches": branches}
+        update={
+            "nodes": [*graph.nodes, hook],
+            "edges": edges,
+            "branches": branches,
+            "joins": joins,
+        }
     )
 
 

@@ -1,8 +1,10 @@
 """Tools for the check cases (read statically, never imported)."""
+
 from typing import Annotated
 
 from langchain.agents.middleware import AgentMiddleware, after_model, before_model, hook_config
 from langchain.tools import InjectedState, tool
+from pydantic import BaseModel
 
 
 def add(a: int, b: int) -> int:
@@ -87,3 +89,10 @@ class Flexible(AgentMiddleware):
 
     def before_model(self, state, runtime):
         return None
+
+
+class Section(BaseModel):
+    """What a Send to a worker carries."""
+
+    name: str
+    description: str
