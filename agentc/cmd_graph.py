@@ -6,7 +6,8 @@ PNG and the html page need Graphviz's `dot`; without it the command says which p
 installs it (exit 2) and mermaid/dot text still work. Exit codes as in cli.py.
 
 Input: an `.agent` file and the drawing options. Output: the diagram's bytes on stdout or in
-a file. Invariants: drawings are deterministic (the IR's order); `load_program`,
+a file; `--expand` (`--xray`) draws subgraph and agent nodes as clusters of their child's
+nodes. Invariants: drawings are deterministic (the IR's order); `load_program`,
 `select_graph` and `load_graph` are shared with `agentc explain`, and print why before
 returning None.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import enum
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from . import ir
@@ -59,6 +61,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-legend",
         action="store_true",
         help="leave out the legend (limits, checkpointer, interrupts)",
+    )
+    parser.add_argument(
+        "--expand",
+        "--xray",
+        dest="expand",
+        action="store_true",
+        help="draw subgraph and agent nodes as a cluster of the child's own nodes "
+        "(as LangGraph's get_graph(xray=True)); collapsed by default",
     )
 
 
@@ -113,13 +123,20 @@ def load_graph(path: str, name: str | None) -> tuple[ir.Graph | None, int]:
 # ---------------------------------------------------------------- drawing
 
 
-def draw(graph: ir.Graph, fmt: Format, legend: bool = True) -> bytes:
-    """The diagram in `fmt`; raises render.DotNotFound for svg/png/html without `dot`."""
+def draw(
+    graph: ir.Graph,
+    fmt: Format,
+    legend: bool = True,
+    expand: Mapping[str, ir.Graph] | None = None,
+) -> bytes:
+    """The diagram in `fmt` (subgraph nodes expanded from `expand`, the program's graphs by
+    name, when given); raises render.DotNotFound for svg/png/html without `dot`."""
     from .compiler import render
 
+    d = render.diagram(graph, expand=expand)
     if fmt is Format.MERMAID:
-        return render.to_mermaid(graph, legend=legend).encode("utf-8")
-    dot_text = render.to_dot(graph, legend=legend)
+        return render.to_mermaid(d, legend=legend).encode("utf-8")
+    dot_text = render.to_dot(d, legend=legend)
     if fmt is Format.DOT:
         return dot_text.encode("utf-8")
     if fmt is Format.HTML:
@@ -143,11 +160,15 @@ def run(args: argparse.Namespace) -> int:
     from .compiler.render import DotNotFound
 
     fmt = Format(args.format)
-    graph, code = load_graph(args.file, args.agent)
-    if graph is None:
+    program, code = load_program(args.file)
+    if program is None:
         return code
+    graph = select_graph(program, args.agent, args.file)
+    if graph is None:
+        return 2
+    graphs = {g.name: g for g in program.graphs} if args.expand else None
     try:
-        data = draw(graph, fmt, legend=not args.no_legend)
+        data = draw(graph, fmt, legend=not args.no_legend, expand=graphs)
     except DotNotFound as exc:
         print(f"error: cannot draw {fmt.value}: {exc}", file=sys.stderr)
         return 2

@@ -1,9 +1,11 @@
 """The graph view of a lowered graph, and the structural checks made on it.
 
-Input: an `ir.Graph`. Output: `GraphView` (a `networkx.DiGraph` over node names plus
-`__start__`/`__end__`; each edge carries `conditional` and `label`) and diagnostics:
-dangling targets (a lowering bug, reported anyway), nodes unreachable from START (warning),
-nodes with no path to END. This is the only module that imports networkx.
+Input: an `ir.Graph`. Output: `graph_edges` (every edge as a `GEdge`: static, conditional,
+`Send` fan-out, declared `goto`, or one source of a join), `GraphView` (a `networkx.DiGraph`
+over node names plus `__start__`/`__end__`; each edge carries `kind`, `conditional`, `join`
+and `label`) and diagnostics: dangling targets (a lowering bug, reported anyway), nodes that
+can never run (warning; a join target runs only once every source can), nodes with no path
+to END. This is the only module that imports networkx.
 
 The checks run on `Reach`, a plain adjacency map with breadth-first descendants and
 ancestors: importing networkx costs ~110 ms, more than a third of the 300 ms budget of a
@@ -15,12 +17,14 @@ Policy for "no path to END" (our judgement, see docs/diagnostics.md):
 - error when every node reachable from the stuck node is a fixed node (model, tools, agent,
   subgraph, template hook) and none is a dead end: the run can only stop at the step limit;
 - warning otherwise: a dead end stops the run quietly without reaching END, and a python
-  node may still leave by returning `Command(goto=…)`.
+  node without declared `goto` targets may still leave by returning `Command(goto=…)` (one
+  with them leaves only along its GOTO edges, which the view already has).
 Invariant: the IR is only read.
 """
 
 from __future__ import annotations
 
+import enum
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,13 +37,45 @@ from ..dsl.diagnostics import Diagnostic, error, warning
 from ..dsl.source import Pos, Span
 
 
-def graph_edges(graph: ir.Graph) -> Iterator[tuple[str, str, bool, str | None]]:
-    """Every edge as (source, target, conditional, label), static edges first."""
+class EdgeKind(str, enum.Enum):
+    """How control moves along an edge (what a diagram draws and a check may weigh)."""
+
+    STATIC = "static"  # `edge a -> b`
+    CONDITIONAL = "conditional"  # a `when` case or a router's route
+    SEND = "send"  # `route a by r [x, y]`: the router may fan out by `Send`
+    GOTO = "goto"  # `{ goto: [x, END] }`: a declared `Command(goto=…)` target
+    JOIN = "join"  # `edge [a, b] -> c`: one source of a barrier; c runs once all have run
+
+
+@dataclass(frozen=True, slots=True)
+class GEdge:
+    source: str
+    target: str
+    kind: EdgeKind
+    label: str | None = None
+    span: ir.SourceSpan | None = None
+
+    @property
+    def conditional(self) -> bool:
+        """Taken only on some runs: every kind but static edges and joins."""
+        return self.kind not in (EdgeKind.STATIC, EdgeKind.JOIN)
+
+
+def graph_edges(graph: ir.Graph) -> Iterator[GEdge]:
+    """Every edge, in a fixed order: static edges, joins (one per source), branch routes
+    (Send routes marked), then declared `goto` targets."""
     for e in graph.edges:
-        yield e.source, e.target, False, None
+        yield GEdge(e.source, e.target, EdgeKind.STATIC, None, e.span)
+    for j in graph.joins:
+        for source in j.sources:
+            yield GEdge(source, j.target, EdgeKind.JOIN, None, j.span)
     for b in graph.branches:
+        kind = EdgeKind.SEND if b.sends else EdgeKind.CONDITIONAL
         for target in branch_targets(b):
-            yield b.source, target, True, b.label
+            yield GEdge(b.source, target, kind, b.label, b.span)
+    for n in graph.nodes:
+        for target in n.goto or ():
+            yield GEdge(n.name, target, EdgeKind.GOTO, "goto", n.span)
 
 
 @dataclass(frozen=True)
@@ -54,10 +90,17 @@ class GraphView:
         g = nx.DiGraph()
         g.add_node(ir.START)
         for n in graph.nodes:
-            g.add_node(n.name, kind=n.kind.value)
+            g.add_node(n.name, kind=n.kind.value, defer=n.defer)
         g.add_node(ir.END)
-        for source, target, conditional, label in graph_edges(graph):
-            g.add_edge(source, target, conditional=conditional, label=label)
+        for e in graph_edges(graph):
+            g.add_edge(
+                e.source,
+                e.target,
+                conditional=e.conditional,
+                kind=e.kind.value,
+                join=e.kind is EdgeKind.JOIN,
+                label=e.label,
+            )
         return cls(graph, g)
 
     def edge_set(self) -> set[tuple[str, str, bool]]:
@@ -87,11 +130,11 @@ class Reach:
         names = [ir.START, *(n.name for n in graph.nodes), ir.END]
         succ: dict[str, set[str]] = {n: set() for n in names}
         pred: dict[str, set[str]] = {n: set() for n in names}
-        for source, target, _, _ in graph_edges(graph):
-            succ.setdefault(source, set()).add(target)
-            pred.setdefault(target, set()).add(source)
-            succ.setdefault(target, set())
-            pred.setdefault(source, set())
+        for e in graph_edges(graph):
+            succ.setdefault(e.source, set()).add(e.target)
+            pred.setdefault(e.target, set()).add(e.source)
+            succ.setdefault(e.target, set())
+            pred.setdefault(e.source, set())
         return cls(graph, succ, pred)
 
     def descendants(self, node: str) -> set[str]:
@@ -102,6 +145,25 @@ class Reach:
 
     def out_degree(self, node: str) -> int:
         return len(self.succ.get(node, ()))
+
+    def runnable(self) -> set[str]:
+        """Nodes some run can reach from START, where a join's target counts only once
+        every one of its sources can run (a barrier that is never released lets no one in)."""
+        free: dict[str, set[str]] = {}
+        for e in graph_edges(self.graph):
+            if e.kind is not EdgeKind.JOIN:
+                free.setdefault(e.source, set()).add(e.target)
+        seen = {ir.START}
+        while True:
+            queue = deque(seen)
+            while queue:
+                for nxt in free.get(queue.popleft(), set()) - seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+            released = {j.target for j in self.graph.joins if set(j.sources) <= seen} - seen
+            if not released:
+                return seen - {ir.START}
+            seen |= released
 
 
 def _walk(adjacent: dict[str, set[str]], start: str) -> set[str]:
@@ -126,8 +188,6 @@ def check_structure(graph: ir.Graph) -> Iterator[Diagnostic]:
 
 def check_dangling(view: Reach) -> Iterator[Diagnostic]:
     known = {n.name for n in view.graph.nodes} | {ir.START, ir.END}
-    pairs = [(e.source, e.target, e.span) for e in view.graph.edges]
-    pairs += [(b.source, t, b.span) for b in view.graph.branches for t in branch_targets(b)]
     for i in view.graph.interrupts:  # e.g. `interrupt before tools` in an agent without tools
         if i.node not in known:
             yield error(
@@ -136,13 +196,13 @@ def check_dangling(view: Reach) -> Iterator[Diagnostic]:
                 to_span(i.span),
                 "interrupt at no node",
             )
-    for source, target, span in pairs:
-        for end in (source, target):
-            if end not in known:
+    for e in graph_edges(view.graph):  # joins and declared goto targets included
+        for end in dict.fromkeys((e.source, e.target)):
+            if end not in known and e.span is not None:
                 yield error(
                     Code.DANGLING_TARGET,
                     f"`{end}` is not a node of `{view.graph.name}`",
-                    to_span(span),
+                    to_span(e.span),
                     "points at nothing",
                     notes=(
                         "e.g. a middleware hook that may jump to `tools` in an agent without tools",
@@ -152,6 +212,7 @@ def check_dangling(view: Reach) -> Iterator[Diagnostic]:
 
 def check_reachable(view: Reach) -> Iterator[Diagnostic]:
     reached = view.descendants(ir.START)
+    runnable = view.runnable()
     for n in view.graph.nodes:
         if n.name not in reached:
             yield warning(
@@ -161,20 +222,36 @@ def check_reachable(view: Reach) -> Iterator[Diagnostic]:
                 "no edge or branch reaches this node from START",
                 help=f"add an edge such as `edge <node> -> {n.name}`, or remove it",
             )
+        elif n.name not in runnable:
+            yield warning(
+                Code.UNREACHABLE_NODE,
+                f"node `{n.name}` can never run",
+                _name_span(n),
+                "it is reached only through a join that waits for a node that never runs",
+                notes=tuple(_blocked_joins(view, n.name, runnable)),
+                help="drop that source from the join, or add an edge that reaches it",
+            )
+
+
+def _blocked_joins(view: Reach, target: str, runnable: set[str]) -> Iterator[str]:
+    for j in view.graph.joins:
+        missing = [s for s in j.sources if s not in runnable]
+        if j.target == target and missing:
+            names = ", ".join(f"`{s}`" for s in missing)
+            yield f"the join at line {j.span.line} also waits for {names}"
 
 
 def check_path_to_end(view: Reach) -> Iterator[Diagnostic]:
     """One diagnostic per graph, at the first stuck node; the others are listed."""
     reaching_end = view.ancestors(ir.END)
-    reached = view.descendants(ir.START)
+    reached = view.runnable()  # a node that can never run is reported once, above
     stuck = [n for n in view.graph.nodes if n.name in reached and n.name not in reaching_end]
     if not stuck:
         return
     first = stuck[0]
     ahead = view.descendants(first.name) | {first.name}
-    kinds = {n.name: n.kind for n in view.graph.nodes}
     dead_end = any(view.out_degree(a) == 0 for a in ahead)
-    escape = any(kinds.get(a) is ir.NodeKind.PYTHON for a in ahead)
+    escape = any(_may_goto_anywhere(n) for n in view.graph.nodes if n.name in ahead)
     others = tuple(
         f"no path to END either: {', '.join(n.name for n in stuck[1:])}"
         for _ in (0,)
@@ -206,6 +283,12 @@ def check_path_to_end(view: Reach) -> Iterator[Diagnostic]:
             + others,
             help="add a `when … otherwise` or a route that leads to END",
         )
+
+
+def _may_goto_anywhere(node: ir.NodeSpec) -> bool:
+    """A python node without declared `goto` targets may return any `Command(goto=…)`; one
+    with them may only go where its GOTO edges (already in the view) lead."""
+    return node.kind is ir.NodeKind.PYTHON and node.goto is None
 
 
 def _name_span(n: ir.NodeSpec) -> Span:

@@ -6,16 +6,18 @@ compared by `diff` / `render_diff` / `diff_json`, and laid out with the diagram 
 page by `agentc.review.html.page`.
 
 Rooms, in dependency order: `seats` (the table, package data) → `facts` (IR facts the table's
-answers quote) → `decisions` (the map) → `render` (text, Markdown, JSON) → `compare` (the
-diff) and `html` (the page). Invariants: every room is a pure function of the IR and the
-table; nothing here imports the runtime.
+answers quote) and `parts` (one answer) → `graphnodes`, `modelseats`, `nodeseats` (how a
+hand-built graph's own model and tools nodes answer) → `decisions` (the map) → `render`
+(text, Markdown, JSON) → `compare` (the diff) and `html` (the page). Invariants: every room
+is a pure function of the IR and the table; nothing here imports the runtime.
 """
 
 from __future__ import annotations
 
 from .compare import SeatChange, diff, diff_json, render_diff
-from .decisions import DecisionMap, Origin, Part, SeatAnswer, decision_map
+from .decisions import DecisionMap, SeatAnswer, decision_map
 from .facts import FACTS, FactValue
+from .parts import Origin, Part
 from .render import because, render_markdown, render_text, to_json, where
 from .seats import Holder, Kind, Scope, SeatRow, SeatTable, seat_table
 

@@ -8,13 +8,14 @@ and the holder counts (kind · holder → seats) as the seed's own summary table
 Invariants: nothing is written per agent. The table gives defaults; each middleware's
 declared `seats` (from `stdlib/prelude.agent`, via `ir.MiddlewareSpec.seats`, else the seats
 of its hook points) moves those seats to it; the IR facts of `facts.FACTS` fill the answer
-templates the table attaches to seats. A hand-built `graph` has no create_agent seats in
+templates the table attaches to seats. In a hand-built `graph`, the graph's own model and
+tools nodes answer the seats a model call or a ToolNode makes (`nodeseats.py`: one part per
+group of nodes that answer alike, at the node); the other create_agent seats are not in
 play. The map is a pure function of its inputs.
 """
 
 from __future__ import annotations
 
-import enum
 import json
 from collections import Counter
 from collections.abc import Mapping
@@ -24,25 +25,11 @@ from typing import Any
 import agentc.ir as ir
 
 from .facts import FACTS, FactValue, local_tools, ticks
+from .nodeseats import GraphNodes, node_parts
+from .parts import Origin, Part
 from .seats import Holder, Kind, Scope, SeatRow, SeatTable, Split, seat_table
 
 STDLIB_PREFIX = "agentc.stdlib"
-
-
-class Origin(str, enum.Enum):
-    DEFAULT = "default"  # the table's default answer
-    FACT = "fact"  # a line of this file fills the answer
-    MIDDLEWARE = "middleware"  # a middleware of this agent took the seat
-    NOT_IN_PLAY = "not_in_play"
-
-
-@dataclass(frozen=True, slots=True)
-class Part:
-    holder: Holder
-    answer: str
-    origin: Origin
-    source: str | None = None  # `limits`, middleware `human_review` …
-    span: ir.SourceSpan | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +66,10 @@ def decision_map(graph: ir.Graph, table: SeatTable | None = None) -> DecisionMap
     table = table or seat_table()
     facts = {name: extract(graph) for name, extract in FACTS.items()}
     claims = _middleware_claims(graph, table)
+    nodes = GraphNodes.of(graph) if graph.kind is ir.GraphKind.GRAPH else None
     answers = [
-        SeatAnswer(row, _parts(graph, row, facts, claims.get(row.id, []))) for row in table.seats
+        SeatAnswer(row, _parts(graph, row, facts, claims.get(row.id, []), nodes))
+        for row in table.seats
     ]
     ordered = [a for a in answers if a.changed] + [a for a in answers if not a.changed]
     return DecisionMap(
@@ -102,7 +91,7 @@ def _middleware_claims(graph: ir.Graph, table: SeatTable) -> dict[str, list[ir.M
 
 NOT_IN_PLAY = Part(
     Holder.NONE,
-    "not in play: a hand-built graph has no create_agent step for it",
+    "not in play: no node of this graph makes this decision",
     Origin.NOT_IN_PLAY,
 )
 
@@ -112,12 +101,16 @@ def _parts(
     row: SeatRow,
     facts: Mapping[str, FactValue | None],
     claims: list[ir.MiddlewareSpec],
+    nodes: GraphNodes | None,
 ) -> tuple[Part, ...]:
-    """The middleware that took the seat, then the facts that fill it; else its default."""
-    if graph.kind is ir.GraphKind.GRAPH and row.scope is Scope.AGENT:
-        return (NOT_IN_PLAY,)
+    """The middleware that took the seat, then the facts that fill it; else its default.
+    In a hand-built graph the graph's own model and tools nodes answer first; a
+    create_agent seat that none of them makes is not in play."""
+    own = node_parts(nodes, row) if nodes is not None else []
+    if nodes is not None and row.scope is Scope.AGENT:
+        return tuple(own) or (NOT_IN_PLAY,)
     parts = [p for mw in claims for p in _middleware_parts(graph, row, mw)]
-    parts += _fact_parts(row, facts)
+    parts += _fact_parts(row, facts) + own
     if parts:
         return tuple(parts)
     return (Part(row.holder, _default_answer(graph, row), Origin.DEFAULT),)

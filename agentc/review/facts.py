@@ -113,6 +113,8 @@ def _branch_text(branch: ir.BranchSpec) -> str:
         cases = ", ".join(f"{case_label(c)} → {c.target}" for c in branch.cases)
         return f"from `{branch.source}`: {cases}"
     router = branch.router.attr if branch.router else "router"
+    if branch.sends:  # a target list: the router names nodes, and may fan out by Send
+        return f"from `{branch.source}`: {router} may Send to {', '.join(branch.routes)}"
     return f"from `{branch.source}`: {router} ({', '.join(branch.routes)})"
 
 

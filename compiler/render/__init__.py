@@ -5,15 +5,22 @@ lines, all in a fixed order) and the text or bytes drawn from it: `to_mermaid`
 (mermaid.py, LangGraph's `draw_mermaid` form), `to_dot` and `render_dot` (dot.py).
 Invariants: the same IR always gives the same text byte for byte; every IR node, static
 edge and branch route appears; conditional edges are dashed and labelled with their
-condition; middleware hook nodes sit in one cluster per middleware. Nothing here needs
-networkx; the Graphviz `dot` program is needed only for SVG/PNG.
+condition; `Send` fan-out is dashed and labelled "Send", a declared `goto` dotted and
+labelled "goto", a join's sources meet at an "all of" point; middleware hook nodes sit in
+one cluster per middleware, and an expanded subgraph node (`diagram(g, expand=graphs)`) in
+a cluster of its child's nodes. Nothing here needs networkx; the Graphviz `dot` program is
+needed only for SVG/PNG.
 """
 
 from __future__ import annotations
 
 from .diagram import (
+    GOTO_LABEL,
+    JOIN_LABEL,
     ROUTE_LABELS,
+    SEND_LABEL,
     Cluster,
+    ClusterKind,
     DEdge,
     Diagram,
     DNode,
@@ -23,9 +30,9 @@ from .diagram import (
     case_label,
     condition_text,
     diagram,
+    join_id,
     legend_lines,
     route_label,
-    tool_names,
 )
 from .dot import (
     DOT_PACKAGE_HINT,
@@ -36,11 +43,33 @@ from .dot import (
     render_dot,
     to_dot,
 )
+from .labels import (
+    map_text,
+    model_config,
+    node_detail,
+    node_notes,
+    subgraph_config,
+    template_text,
+    tool_config,
+    tool_names,
+)
 from .mermaid import mermaid_id, to_mermaid
 
 __all__ = [
     "DOT_PACKAGE_HINT",
+    "GOTO_LABEL",
+    "JOIN_LABEL",
     "ROUTE_LABELS",
+    "SEND_LABEL",
+    "ClusterKind",
+    "join_id",
+    "map_text",
+    "model_config",
+    "node_detail",
+    "node_notes",
+    "subgraph_config",
+    "template_text",
+    "tool_config",
     "BinaryFormat",
     "Cluster",
     "DEdge",

@@ -1,34 +1,57 @@
 """The drawable form of a compiled graph: what every renderer draws.
 
-Input: one `ir.Graph` (with `__start__`/`__end__` implied by its edges). Output: a
-`Diagram` — nodes (kind, a detail line, the middleware cluster of a hook, interrupts),
-edges (static or conditional, labelled with their condition or route), clusters and
-legend lines (limits, checkpointer, interrupts: what the arrows cannot show). Invariants:
-the same IR always gives the same `Diagram` (IR declaration order, never set or dict-hash
-order); every IR node, static edge and branch route appears; edges with one source,
-target and style are merged, their labels joined.
+Input: one `ir.Graph` (with `__start__`/`__end__` implied by its edges) and, to expand
+subgraph nodes, the program's graphs by name. Output: a `Diagram` — nodes (kind, a detail
+line and notes from labels.py, the middleware cluster of a hook, interrupts), edges (static;
+conditional, labelled with their condition or route; `Send` fan-out; declared `goto`; a
+join's sources meeting at a join point that goes on "all of" them), clusters (middleware,
+expanded subgraphs, nested) and legend lines (limits, checkpointer, interrupts, context:
+what the arrows cannot show). Invariants: the same IR always gives the same `Diagram` (IR
+declaration order, never set or dict-hash order); every IR node, static edge, join, branch
+route and goto target appears (an expanded subgraph node as its child's cluster, entered at
+`node:__start__` and left at `node:__end__`); edges with one source, target and style are
+merged, their labels joined.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 
 import agentc.ir as ir
+
+from .labels import (
+    int_text,
+    map_text,
+    node_detail,
+    node_notes,
+    run_notes,
+    seconds_text,
+    subgraph_config,
+)
 
 
 class EdgeStyle(str, enum.Enum):
     STATIC = "static"
     CONDITIONAL = "conditional"
+    SEND = "send"  # a route that may fan out by `Send` (dashed, labelled "Send")
+    GOTO = "goto"  # a declared `Command(goto=…)` target (dotted, labelled "goto")
+    JOIN = "join"  # a join's source meeting its join point (no arrowhead)
 
 
 class Terminal(str, enum.Enum):
     START = "start"
     END = "end"
+    JOIN = "join"  # a join point: its sources meet here, then "all of" them go on
 
 
 NodeShape = ir.NodeKind | Terminal
+
+
+class ClusterKind(str, enum.Enum):
+    MIDDLEWARE = "middleware"  # the hook nodes of one middleware
+    SUBGRAPH = "subgraph"  # an expanded subgraph or agent node: the child's own nodes
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +60,9 @@ class DNode:
     label: str
     kind: NodeShape
     detail: str | None = None
-    cluster: str | None = None  # the middleware whose hook this node is
+    cluster: str | None = None  # the middleware or expanded subgraph this node sits in
     interrupt: tuple[str, ...] = ()  # "before" / "after" (D7)
+    notes: tuple[str, ...] = ()  # lines under the detail: tools, output, defer, retry …
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +77,8 @@ class DEdge:
 class Cluster:
     id: str
     title: str
+    kind: ClusterKind = ClusterKind.MIDDLEWARE
+    parent: str | None = None  # the cluster this one sits in (an expanded subgraph)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +88,13 @@ class Diagram:
     edges: tuple[DEdge, ...]
     clusters: tuple[Cluster, ...]
     legend: tuple[str, ...]
+
+    def children(self, cluster: str | None) -> tuple[Cluster, ...]:
+        """The clusters directly inside `cluster` (None: at the top), in order."""
+        return tuple(c for c in self.clusters if c.parent == cluster)
+
+    def members(self, cluster: str | None) -> tuple[DNode, ...]:
+        return tuple(n for n in self.nodes if n.cluster == cluster)
 
 
 # ---------------------------------------------------------------- IR → Diagram
@@ -84,77 +117,153 @@ ROUTE_LABELS: dict[str, dict[str, str | None]] = {
     },
     "agentc.stdlib.routing:tools_condition": {"tools": "tool calls", "end": "no tool calls"},
 }
+JOIN_LABEL = "all of"
+SEND_LABEL = "Send"
+GOTO_LABEL = "goto"
+EXPAND_DEPTH = 8  # nested subgraphs drawn at most this deep (a guard, not a rule)
 
 
-def diagram(graph: ir.Graph) -> Diagram:
-    """The drawable form of `graph`: what every renderer below draws."""
-    return Diagram(
-        name=graph.name,
-        nodes=_nodes(graph),
-        edges=_merge_edges(_static_edges(graph) + _branch_edges(graph)),
-        clusters=_clusters(graph),
-        legend=legend_lines(graph),
-    )
+@dataclass(frozen=True, slots=True)
+class _Layer:
+    nodes: tuple[DNode, ...]
+    edges: tuple[DEdge, ...]
+    clusters: tuple[Cluster, ...]
 
 
-def _nodes(graph: ir.Graph) -> tuple[DNode, ...]:
+def diagram(graph: ir.Graph, *, expand: Mapping[str, ir.Graph] | None = None) -> Diagram:
+    """The drawable form of `graph`: what every renderer below draws. With `expand` (the
+    program's graphs by name), subgraph and agent nodes are drawn as a cluster holding the
+    child's own nodes, ids prefixed `node:` as LangGraph's `get_graph(xray=True)` does;
+    without it they stay one node (collapsed)."""
+    layer = _layer(graph, "", None, expand or {}, (graph.name,))
+    return Diagram(graph.name, layer.nodes, layer.edges, layer.clusters, legend_lines(graph))
+
+
+def _layer(
+    graph: ir.Graph,
+    prefix: str,
+    cluster: str | None,
+    graphs: Mapping[str, ir.Graph],
+    seen: tuple[str, ...],
+) -> _Layer:
+    """One graph's nodes, edges and clusters, ids prefixed (a child drawn inside a parent)."""
+    nodes = list(_nodes(graph, prefix, cluster))
+    edges = list(_merge_edges(_static_edges(graph) + _join_edges(graph) + _branch_edges(graph)))
+    edges = [DEdge(prefix + e.source, prefix + e.target, e.style, e.label) for e in edges]
+    clusters = list(_clusters(graph, prefix, cluster))
+    for node in graph.nodes:
+        child = _expandable(node, graphs, seen)
+        if child is None:
+            continue
+        inner_id = prefix + node.name
+        inner = _layer(child, inner_id + ":", inner_id, graphs, (*seen, child.name))
+        outer = next(n for n in nodes if n.id == inner_id)
+        nodes = _replace(nodes, inner_id, _entry_exit(node, outer, inner.nodes))
+        edges = [_rewire(e, inner_id) for e in edges] + list(inner.edges)
+        title = "; ".join([f"{node.kind.value} {node.name}: {child.name}", *run_notes(node)])
+        clusters += [Cluster(inner_id, title, ClusterKind.SUBGRAPH, cluster), *inner.clusters]
+    return _Layer(tuple(nodes), tuple(edges), tuple(clusters))
+
+
+def _expandable(
+    node: ir.NodeSpec, graphs: Mapping[str, ir.Graph], seen: tuple[str, ...]
+) -> ir.Graph | None:
+    """The child graph to draw inside `node`; None for a node that is not a subgraph, a
+    child not in `graphs`, or one already being drawn further out (it would never end)."""
+    typed = subgraph_config(node)
+    child = graphs.get(typed.graph) if typed is not None else None
+    if child is None or child.name in seen or len(seen) > EXPAND_DEPTH:
+        return None
+    return child
+
+
+def _replace(nodes: list[DNode], node_id: str, inner: list[DNode]) -> list[DNode]:
+    at = next(i for i, n in enumerate(nodes) if n.id == node_id)
+    return nodes[:at] + inner + nodes[at + 1 :]
+
+
+def _entry_exit(node: ir.NodeSpec, outer: DNode, inner: tuple[DNode, ...]) -> list[DNode]:
+    """The child's START and END, renamed: where the parent's edges enter and leave,
+    labelled with the input and output maps when the subgraph node has them, and carrying
+    the node's own breakpoints (before: at the entry; after: at the exit)."""
+    typed = subgraph_config(node)
+    ins = typed.input if typed is not None else None
+    outs = typed.output if typed is not None else None
+    entry, exit_ = f"{outer.id}:{ir.START}", f"{outer.id}:{ir.END}"
+    relabel = {
+        entry: ("in: " + map_text(ins) if ins else "in", _when("before", outer)),
+        exit_: ("out: " + map_text(outs) if outs else "out", _when("after", outer)),
+    }
+    return [
+        replace(n, label=relabel[n.id][0], interrupt=relabel[n.id][1]) if n.id in relabel else n
+        for n in inner
+    ]
+
+
+def _when(word: str, node: DNode) -> tuple[str, ...]:
+    return (word,) if word in node.interrupt else ()
+
+
+def _rewire(edge: DEdge, inner_id: str) -> DEdge:
+    """Into the subgraph node → into the child's START; out of it → out of the child's END."""
+    source = f"{inner_id}:{ir.END}" if edge.source == inner_id else edge.source
+    target = f"{inner_id}:{ir.START}" if edge.target == inner_id else edge.target
+    return replace(edge, source=source, target=target)
+
+
+def _nodes(graph: ir.Graph, prefix: str, cluster: str | None) -> tuple[DNode, ...]:
     pauses: dict[str, list[str]] = {}
     for spec in graph.interrupts:
         pauses.setdefault(spec.node, []).append(spec.when.value)
-    body = tuple(_node(graph, n, tuple(pauses.get(n.name, ()))) for n in graph.nodes)
-    return (
-        (DNode(ir.START, ir.START, Terminal.START),) + body + (DNode(ir.END, ir.END, Terminal.END),)
+    body = tuple(
+        _node(graph, n, tuple(pauses.get(n.name, ())), prefix, cluster) for n in graph.nodes
     )
+    joins = tuple(
+        DNode(prefix + join_id(i), JOIN_LABEL, Terminal.JOIN, cluster=cluster)
+        for i, _ in enumerate(graph.joins)
+    )
+    start = DNode(prefix + ir.START, ir.START, Terminal.START, cluster=cluster)
+    end = DNode(prefix + ir.END, ir.END, Terminal.END, cluster=cluster)
+    return (start, *body, *joins, end)
 
 
-def _node(graph: ir.Graph, node: ir.NodeSpec, pauses: tuple[str, ...]) -> DNode:
-    cluster, label, kind = None, node.name, node.kind
+def join_id(index: int) -> str:
+    """The id of a graph's `index`th join point (0-based): `__join1__`, `__join2__` …"""
+    return f"__join{index + 1}__"
+
+
+def _node(
+    graph: ir.Graph,
+    node: ir.NodeSpec,
+    pauses: tuple[str, ...],
+    prefix: str = "",
+    cluster: str | None = None,
+) -> DNode:
+    label, kind = node.name, node.kind
     if node.kind is ir.NodeKind.HOOK:
-        cluster = str(node.config.get("middleware") or node.name.rpartition(".")[0])
+        cluster = prefix + _middleware_of(node)
         label = str(node.config.get("point") or node.name.rpartition(".")[2])
     elif node.kind is ir.NodeKind.PYTHON and node.hook is not None:
         # a graph's `hook before write = python(...)`, spliced in as a Python node
         kind, label = ir.NodeKind.HOOK, f"{node.hook.when.value} {node.hook.node or ''}"
-    return DNode(node.name, label.strip(), kind, _detail(graph, node), cluster, pauses)
+    detail = node_detail(graph, node)
+    return DNode(prefix + node.name, label.strip(), kind, detail, cluster, pauses, node_notes(node))
 
 
-def _detail(graph: ir.Graph, node: ir.NodeSpec) -> str | None:
-    """A short second line: the model string, the tool names, the Python function."""
-    agent = graph.agent
-    if node.kind is ir.NodeKind.MODEL:
-        if agent is not None and node.name == "model":
-            return agent.model.spec
-        model = node.config.get("model")
-        return model.get("spec") if isinstance(model, dict) else model
-    if node.kind is ir.NodeKind.TOOLS:
-        return ", ".join(tool_names(graph, node)) or None
-    if node.kind is ir.NodeKind.PYTHON:
-        return node.impl.attr
-    if node.kind in (ir.NodeKind.AGENT, ir.NodeKind.SUBGRAPH):
-        target = node.config.get("graph") or node.config.get("agent") or node.impl.attr
-        return f"{node.kind.value} {target}"
-    return None
+def _middleware_of(node: ir.NodeSpec) -> str:
+    return str(node.config.get("middleware") or node.name.rpartition(".")[0])
 
 
-def tool_names(graph: ir.Graph, node: ir.NodeSpec) -> list[str]:
-    if graph.agent is not None and node.name == "tools":
-        middleware_tools = [t.name for m in graph.agent.middleware for t in m.tools]
-        return middleware_tools + [t.name for t in graph.agent.tools]
-    listed = node.config.get("tools")  # a graph's tools node: ToolSpec dumps
-    if not isinstance(listed, list):
-        return []
-    return [str(t.get("name")) if isinstance(t, dict) else str(t) for t in listed]
-
-
-def _clusters(graph: ir.Graph) -> tuple[Cluster, ...]:
+def _clusters(graph: ir.Graph, prefix: str, parent: str | None) -> tuple[Cluster, ...]:
     declared = {m.name: m.declared for m in graph.agent.middleware} if graph.agent else {}
     seen: list[str] = []
     for node in graph.nodes:
-        if node.kind is ir.NodeKind.HOOK:
-            name = _node(graph, node, ()).cluster
-            if name is not None and name not in seen:
-                seen.append(name)
-    return tuple(Cluster(name, _cluster_title(name, declared.get(name))) for name in seen)
+        if node.kind is ir.NodeKind.HOOK and _middleware_of(node) not in seen:
+            seen.append(_middleware_of(node))
+    return tuple(
+        Cluster(prefix + name, _cluster_title(name, declared.get(name)), parent=parent)
+        for name in seen
+    )
 
 
 def _cluster_title(name: str, declared: str | None) -> str:
@@ -167,6 +276,15 @@ def _static_edges(graph: ir.Graph) -> list[DEdge]:
     return [DEdge(e.source, e.target, EdgeStyle.STATIC) for e in graph.edges]
 
 
+def _join_edges(graph: ir.Graph) -> list[DEdge]:
+    """Each source meets the join point; the point goes on to the target once all have."""
+    edges: list[DEdge] = []
+    for i, join in enumerate(graph.joins):
+        edges += [DEdge(s, join_id(i), EdgeStyle.JOIN) for s in join.sources]
+        edges.append(DEdge(join_id(i), join.target, EdgeStyle.STATIC))
+    return edges
+
+
 def _branch_edges(graph: ir.Graph) -> list[DEdge]:
     edges: list[DEdge] = []
     for branch in graph.branches:
@@ -177,14 +295,14 @@ def _branch_edges(graph: ir.Graph) -> list[DEdge]:
             )
             continue
         for route, target in branch.routes.items():
-            edges.append(
-                DEdge(
-                    branch.source,
-                    target,
-                    EdgeStyle.CONDITIONAL,
-                    route_label(graph, branch, route, target),
-                )
-            )
+            if branch.sends:  # the router names nodes, and may fan out by Send to them
+                edges.append(DEdge(branch.source, target, EdgeStyle.SEND, SEND_LABEL))
+                continue
+            label = route_label(graph, branch, route, target)
+            edges.append(DEdge(branch.source, target, EdgeStyle.CONDITIONAL, label))
+    for node in graph.nodes:
+        for target in node.goto or ():
+            edges.append(DEdge(node.name, target, EdgeStyle.GOTO, GOTO_LABEL))
     return edges
 
 
@@ -270,12 +388,14 @@ def legend_lines(graph: ir.Graph) -> tuple[str, ...]:
     lines = [f"{graph.kind.value} {graph.name}"]
     if graph.agent is not None:
         lines.append(f"model: {graph.agent.model.spec}")
-    lines.append(_bound_text("steps", graph.limits.steps, _int_text))
+    lines.append(_bound_text("steps", graph.limits.steps, int_text))
     if graph.limits.step_timeout_s is not None:
-        lines.append(_bound_text("step timeout", graph.limits.step_timeout_s, _seconds_text))
+        lines.append(_bound_text("step timeout", graph.limits.step_timeout_s, seconds_text))
     for name, bound in graph.limits.extra.items():
-        lines.append(_bound_text(name, bound, _int_text))
+        lines.append(_bound_text(name, bound, int_text))
     lines.append(_checkpoint_text(graph.checkpoint))
+    if graph.context is not None:
+        lines.append(f"context: {graph.context}")
     for spec in graph.interrupts:
         lines.append(f"interrupt {spec.when.value} {spec.node} (line {spec.span.line})")
     return tuple(lines)
@@ -284,14 +404,6 @@ def legend_lines(graph: ir.Graph) -> tuple[str, ...]:
 def _bound_text(name: str, bound: ir.Bound, fmt: Callable[[float | int], str]) -> str:
     where = f"line {bound.span.line}" if bound.span is not None else "default"
     return f"{name} ≤ {fmt(bound.value)} ({where})"
-
-
-def _int_text(value: float | int) -> str:
-    return f"{int(value):,}" if float(value).is_integer() else str(value)
-
-
-def _seconds_text(value: float | int) -> str:
-    return f"{_int_text(value)} s"
 
 
 def _checkpoint_text(spec: ir.CheckpointSpec) -> str:

@@ -1,8 +1,9 @@
 """Graphviz DOT text of a `Diagram`, and SVG/PNG laid out by the `dot` program.
 
 Input: an `ir.Graph` or its `Diagram`; for `render_dot`, DOT text and a `BinaryFormat`.
-Output: DOT text (HTML-like labels, one cluster per middleware, START at the top and END
-at the bottom, a legend cluster) and the bytes Graphviz draws from it. Invariant:
+Output: DOT text (HTML-like labels, one cluster per middleware and per expanded subgraph,
+nested as the diagram nests them, START at the top and END at the bottom, a legend
+cluster) and the bytes Graphviz draws from it. Invariant:
 deterministic text. Only `render_dot` needs the Graphviz `dot` program (and the
 `graphviz` package, imported on first use); `DotNotFound` says which package installs it.
 """
@@ -15,7 +16,17 @@ import shutil
 
 import agentc.ir as ir
 
-from .diagram import DEdge, Diagram, DNode, EdgeStyle, NodeShape, Terminal, diagram
+from .diagram import (
+    Cluster,
+    ClusterKind,
+    DEdge,
+    Diagram,
+    DNode,
+    EdgeStyle,
+    NodeShape,
+    Terminal,
+    diagram,
+)
 
 DOT_PACKAGE_HINT = (
     "install Graphviz's `dot` program (Debian/Ubuntu: `apt-get install "
@@ -36,6 +47,20 @@ _DOT_NODE_ATTRS: dict[NodeShape, str] = {
     ir.NodeKind.HOOK: 'shape=box, style="rounded,filled", fillcolor="#fff4dd", fontsize=10',
     ir.NodeKind.AGENT: 'shape=box, style="filled", fillcolor="#fde7ef", peripheries=2',
     ir.NodeKind.SUBGRAPH: 'shape=box, style="filled", fillcolor="#fde7ef", peripheries=2',
+    Terminal.JOIN: (
+        'shape=circle, style="filled", fillcolor="#555555", fontcolor="#ffffff", '
+        "fontsize=8, width=0.35, margin=0"
+    ),
+}
+# Edge attributes by style: conditional dashed (as LangGraph), a Send route dashed and blue
+# (it fans out), a declared goto dotted, a join's source without an arrowhead (it meets the
+# join point, it does not trigger it).
+_DOT_EDGE_ATTRS: dict[EdgeStyle, tuple[str, ...]] = {
+    EdgeStyle.STATIC: (),
+    EdgeStyle.CONDITIONAL: ("style=dashed",),
+    EdgeStyle.SEND: ("style=dashed", 'color="#2f6fb0"', 'fontcolor="#2f6fb0"', "penwidth=1.4"),
+    EdgeStyle.GOTO: ("style=dotted", "penwidth=1.4"),
+    EdgeStyle.JOIN: ("arrowhead=none",),
 }
 _DOT_HEADER = (
     '\tgraph [rankdir=TB, fontname="Helvetica", fontsize=12, nodesep=0.5, ranksep=0.45, '
@@ -55,12 +80,17 @@ def _dot_html(text: str) -> str:
 
 def _dot_label(node: DNode) -> str:
     parts = [
-        f"<b>{_dot_html(node.label)}</b>"
-        if node.kind is not Terminal.START and node.kind is not Terminal.END
-        else _dot_html(node.label)
+        _dot_html(node.label)
+        if isinstance(node.kind, Terminal)
+        else f"<b>{_dot_html(node.label)}</b>"
     ]
-    if node.detail:
-        parts.append(f'<font point-size="9" color="#444444">{_dot_html(node.detail)}</font>')
+    if node.kind is Terminal.JOIN:
+        return "<" + _dot_html(node.label) + ">"
+    parts += [
+        f'<font point-size="9" color="#444444">{_dot_html(line)}</font>'
+        for line in (node.detail, *node.notes)
+        if line
+    ]
     parts += [
         f'<font point-size="9" color="#d62728"><b>pause {when}</b></font>'
         for when in node.interrupt
@@ -76,7 +106,7 @@ def _dot_node(node: DNode, indent: str) -> str:
 
 
 def _dot_edge(edge: DEdge) -> str:
-    attrs = ["style=dashed"] if edge.style is EdgeStyle.CONDITIONAL else []
+    attrs = list(_DOT_EDGE_ATTRS[edge.style])
     if edge.label:
         attrs.append(f"label={dot_quote(' ' + edge.label + ' ')}")
     tail = f" [{', '.join(attrs)}]" if attrs else ""
@@ -94,18 +124,29 @@ def _dot_legend(d: Diagram) -> list[str]:
     ]
 
 
+def _dot_cluster(d: Diagram, cluster: Cluster, indent: str) -> list[str]:
+    """One cluster with its nodes and, nested, the clusters inside it."""
+    if cluster.kind is ClusterKind.SUBGRAPH:
+        style = 'style="rounded"; color="#b0306b"; fontsize=11'
+    else:
+        style = 'style="rounded,dashed"; color="#c79a2e"; fontsize=10'
+    out = [
+        f"{indent}subgraph {dot_quote('cluster_' + cluster.id)} {{\n",
+        f"{indent}\tlabel={dot_quote(cluster.title)}; {style};\n",
+    ]
+    out += [_dot_node(n, indent + "\t") for n in d.members(cluster.id)]
+    for inner in d.children(cluster.id):
+        out += _dot_cluster(d, inner, indent + "\t")
+    out.append(f"{indent}}}\n")
+    return out
+
+
 def to_dot(graph: ir.Graph | Diagram, *, legend: bool = True) -> str:
     d = graph if isinstance(graph, Diagram) else diagram(graph)
     out = [f"digraph {dot_quote(d.name)} {{\n", _DOT_HEADER]
-    out += [_dot_node(n, "\t") for n in d.nodes if n.cluster is None]
-    for cluster in d.clusters:
-        out.append(f"\tsubgraph {dot_quote('cluster_' + cluster.id)} {{\n")
-        out.append(
-            f'\t\tlabel={dot_quote(cluster.title)}; style="rounded,dashed"; '
-            'color="#c79a2e"; fontsize=10;\n'
-        )
-        out += [_dot_node(n, "\t\t") for n in d.nodes if n.cluster == cluster.id]
-        out.append("\t}\n")
+    out += [_dot_node(n, "\t") for n in d.members(None)]
+    for cluster in d.children(None):
+        out += _dot_cluster(d, cluster, "\t")
     out += [
         f"\t{{ rank=source; {dot_quote(ir.START)} }}\n",
         f"\t{{ rank=sink; {dot_quote(ir.END)} }}\n",

@@ -97,11 +97,16 @@ def test_exit_label_names_return_direct_and_structured_answer():
 
 
 def expected_edges(graph: ir.Graph) -> set[tuple[str, str]]:
+    """Every edge the IR has, as drawn: a join through its join point."""
     pairs = {(e.source, e.target) for e in graph.edges}
     for b in graph.branches:
         pairs |= {(b.source, c.target) for c in b.cases} | {
             (b.source, t) for t in b.routes.values()
         }
+    for i, j in enumerate(graph.joins):
+        point = render.join_id(i)
+        pairs |= {(s, point) for s in j.sources} | {(point, j.target)}
+    pairs |= {(n.name, t) for n in graph.nodes for t in n.goto or ()}
     return pairs
 
 
