@@ -1,32 +1,42 @@
 """The agentc runtime: executes an `ir.Program` with LangGraph's Pregel semantics.
 
-Public API: `compile(program, graph, checkpointer=…, store=…, base_dir=…)` → `CompiledGraph`
-(invoke / ainvoke / stream / astream, each with per-run `interrupt_before` /
-`interrupt_after`; aget_state / aget_state_history / aupdate_state and their sync
-adapters get_state / get_state_history / update_state),
-`interrupt(value)`, the checkpoint stores `MemoryCheckpointer` and `SqliteCheckpointer` (lazy), the
-long-term stores (I1) `InMemoryStore` and `SqliteStore` with `open_store(spec)`, the types of
-`runtime.types`, the events of `runtime.events`, the errors of `runtime.errors`.
+Public API: `compile(program, graph, checkpointer=…, store=…, base_dir=…, cache=…)` →
+`CompiledGraph` (invoke / ainvoke / stream / astream, each with per-run `interrupt_before` /
+`interrupt_after` and `context`; aget_state / aget_state_history / aupdate_state and their
+sync adapters get_state / get_state_history / update_state; clear_cache), `interrupt(value)`
+and the helpers for code not handed its `ctx` (`get_stream_writer()`, `get_store()`,
+`get_config()`, `get_context()`), the node cache `NodeCache` (one per compiled graph; pass
+`cache=NodeCache(clock)` to choose its clock), the checkpoint stores `MemoryCheckpointer`
+and `SqliteCheckpointer` (lazy), the long-term stores (I1) `InMemoryStore` and
+`SqliteStore` with `open_store(spec)`, the types of `runtime.types`, the events of
+`runtime.events`, the errors of `runtime.errors` (and `failed_nodes` /
+`describe_node_failure` for an exception a node raised).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from agentc.runtime.cache import NodeCache
 from agentc.runtime.checkpoint import Checkpointer, MemoryCheckpointer
 from agentc.runtime.compiled import CompiledGraph, StateSnapshot, checkpointer_for, compile
-from agentc.runtime.context import interrupt
+from agentc.runtime.context import get_config, get_context, get_store, get_stream_writer, interrupt
 from agentc.runtime.errors import (
     AgentcRuntimeError,
     CheckpointerRequiredError,
     EmptyInputError,
+    InvalidContextError,
+    InvalidSendError,
     InvalidUpdateError,
     RecursionLimitError,
     ResumeError,
     ResumeValidationError,
     StepTimeoutError,
     StoreRequiredError,
+    UndeclaredTargetError,
     UnknownStoredTypeError,
+    describe_node_failure,
+    failed_nodes,
 )
 from agentc.runtime.store import InMemoryStore, Item, SqliteStore, Store, StoreError, open_store
 from agentc.runtime.types import (
@@ -50,10 +60,13 @@ __all__ = [
     "CompiledGraph",
     "Durability",
     "EmptyInputError",
+    "InvalidContextError",
+    "InvalidSendError",
     "GraphInterrupt",
     "Interrupt",
     "InvalidUpdateError",
     "MemoryCheckpointer",
+    "NodeCache",
     "RecursionLimitError",
     "ResumeError",
     "ResumeValidationError",
@@ -63,9 +76,16 @@ __all__ = [
     "StateSnapshot",
     "StepTimeoutError",
     "StreamMode",
+    "UndeclaredTargetError",
     "UnknownStoredTypeError",
     "compile",
+    "describe_node_failure",
     "factory",
+    "failed_nodes",
+    "get_config",
+    "get_context",
+    "get_store",
+    "get_stream_writer",
     "interrupt",
     "checkpointer_for",
     "InMemoryStore",

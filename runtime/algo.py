@@ -14,7 +14,7 @@ from typing import Any
 
 import agentc.ir as ir
 from agentc.runtime.channels import MISSING, Channel
-from agentc.runtime.errors import GraphStructureError, InvalidUpdateError
+from agentc.runtime.errors import GraphStructureError, InvalidUpdateError, UndeclaredTargetError
 from agentc.runtime.types import Command, CommandGraph, Send
 
 PULL, PUSH = 0, 1
@@ -35,6 +35,7 @@ class Task:
 class TaskResult:
     writes: list[tuple[str, Any]] = field(default_factory=list)
     goto: list[str | Send] = field(default_factory=list)
+    cached: bool = False  # replayed from the node's cache, not run (`cache.py`)
 
 
 class ParentCommand(Exception):
@@ -135,6 +136,8 @@ def route_targets(branch: ir.BranchSpec, answer: Any) -> list[str | Send]:
         if a is None:
             continue
         if isinstance(a, Send):
+            if branch.sends and a.node not in branch.routes.values():
+                raise _undeclared_send(branch, a.node)
             out.append(a)
             continue
         label = a if isinstance(a, str) else str(a)
@@ -148,6 +151,33 @@ def route_targets(branch: ir.BranchSpec, answer: Any) -> list[str | Send]:
             label = branch.routes[label]
         out.append(label)
     return out
+
+
+def _undeclared_send(branch: ir.BranchSpec, node: str) -> UndeclaredTargetError:
+    listed = ", ".join(f"`{n}`" for n in branch.routes) or "none"
+    return UndeclaredTargetError(
+        f"the router out of `{branch.source}` sent a task to `{node}`, which is not in its "
+        f"target list ({listed})",
+        span=branch.span,
+        help=f"add `{node}` to the route's target list, or send to one of the listed nodes",
+    )
+
+
+def check_goto(node: str, declared: frozenset[str], gotos: Sequence[str | Send]) -> None:
+    """A `Command(goto=…)` from a node that declares `goto: [...]` names only those."""
+    for g in gotos:
+        name = g.node if isinstance(g, Send) else g
+        if name not in declared:
+            listed = ", ".join(f"`{_shown(n)}`" for n in sorted(declared)) or "none"
+            raise UndeclaredTargetError(
+                f"node `{node}` returned Command(goto=`{_shown(name)}`), which is not one of "
+                f"its declared goto targets ({listed})",
+                help=f"add `{_shown(name)}` to the node's `goto: [...]`, or go to a declared one",
+            )
+
+
+def _shown(name: str) -> str:
+    return "END" if name == ir.END else name
 
 
 def when_target(cases: Sequence[tuple[Any, str]], state: Any) -> list[str]:
@@ -181,6 +211,17 @@ def plan_tasks(step: int, targets: Sequence[str | Send], nodes: Mapping[str, Any
     return tasks
 
 
+def replan(
+    step: int, tasks: Sequence[Task], nodes: Mapping[str, Any], extra: Sequence[str | Send] = ()
+) -> list[Task]:
+    """`tasks` (and `extra` targets) as tasks of `step`: pulled nodes again, Sends with
+    their payloads; the START task of an input checkpoint keeps the input it holds."""
+    if tasks and tasks[0].node == ir.START and not extra:
+        return [Task(f"{step}:{ir.START}", ir.START, (PULL, ir.START), tasks[0].arg)]
+    pending = [t.node if t.path[0] == PULL else Send(t.node, t.arg) for t in tasks]
+    return plan_tasks(step, [*pending, *extra], nodes)
+
+
 def _check_target(name: str, nodes: Mapping[str, Any]) -> None:
     if name not in nodes:
         raise GraphStructureError(
@@ -199,4 +240,5 @@ def should_interrupt(
     last interrupt (so a resume does not stop again on the same state)."""
     if not breakpoints or not any(t.node in breakpoints for t in tasks):
         return False
-    return any(v > seen.get(k, 0) for k, v in versions.items())
+    # versions are step numbers, 0 for what the first (START) step wrote: unseen is -1
+    return any(v > seen.get(k, -1) for k, v in versions.items())

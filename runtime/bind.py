@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import agentc.ir as ir
+from agentc.runtime.barriers import Flow
 from agentc.runtime.channels import MISSING, Channel, ReducerChannel
 from agentc.runtime.errors import BindError
 from agentc.runtime.inline import SyncPolicy
+from agentc.runtime.schema import find_schema
 from agentc.runtime.types import Slot
 
 if TYPE_CHECKING:
@@ -48,6 +50,18 @@ class BoundNode:
     timeout_s: float | None
     spec: ir.NodeSpec
     policy: SyncPolicy  # where a sync node's calls run (`inline.py`)
+    goto: frozenset[str] | None = None  # the declared Command(goto) targets; None: any
+    payload: PayloadSchema | None = None  # what a Send to this node must carry
+    cache: ir.CachePolicy | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PayloadSchema:
+    """A node's `input: Schema`: the name (for errors) and the JSON Schema a Send's payload
+    is checked against."""
+
+    name: str
+    schema: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +89,7 @@ class BoundGraph:
     output_channels: tuple[str, ...]
     ephemeral: frozenset[str]
     last_value: frozenset[str]  # one write per step
+    flow: Flow | None = None  # joins and deferred nodes; None: the graph has neither
 
     def new_channels(self) -> dict[str, Channel]:
         return {m.spec.name: m.make() for m in self.channels}
@@ -260,12 +275,29 @@ def bind_graph(program: ir.Program, graph: ir.Graph, env: Env) -> BoundGraph:
         output_channels=tuple(c.name for c in graph.state if c.output),
         ephemeral=frozenset(c.name for c in graph.state if c.ephemeral),
         last_value=frozenset(c.name for c in graph.state if c.reducer is None),
+        flow=Flow.of(graph),
     )
 
 
 def _bind_node(n: ir.NodeSpec, graph: ir.Graph, env: Env) -> BoundNode:
     c = callee(env.load(n.impl), n, graph, env)
-    return BoundNode(n.name, c, n.retry, n.timeout_s, n, SyncPolicy.of(c.fn))
+    goto = frozenset(n.goto) if n.goto is not None else None
+    payload = _payload_schema(n, env.program) if n.input_schema is not None else None
+    return BoundNode(
+        n.name, c, n.retry, n.timeout_s, n, SyncPolicy.of(c.fn), goto, payload, n.cache
+    )
+
+
+def _payload_schema(n: ir.NodeSpec, program: ir.Program) -> PayloadSchema:
+    assert n.input_schema is not None
+    try:
+        return PayloadSchema(n.input_schema, find_schema(program, n.input_schema))
+    except KeyError:
+        raise BindError(
+            f"node `{n.name}` takes `input: {n.input_schema}`, but the program has no schema "
+            "of that name",
+            span=n.span,
+        ) from None
 
 
 def _bind_branch(b: ir.BranchSpec, graph: ir.Graph, env: Env) -> BoundBranch:

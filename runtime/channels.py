@@ -174,7 +174,8 @@ class AppendChannel(Channel):
         if self.value is MISSING:
             self.base, self.reset = [], True
         for v in values:
-            items = v if isinstance(v, (list, tuple)) else (v,)
+            # a ListView is a list too: a subgraph's input hands the parent's view on
+            items = v if isinstance(v, (list, tuple, ListView)) else (v,)
             self.base.extend(items)
             if not self.reset:
                 self.added.extend(items)

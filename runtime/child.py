@@ -14,7 +14,8 @@ Invariants:
 - D4: resuming the parent runs the task again; when the child has a pending checkpoint, the
   parent's resume answers go to it (ids it does not know are ignored) and it continues
   where it paused instead of starting over.
-- I1: the child's tasks see the parent's long-term store.
+- I1: the child's tasks see the parent's long-term store, and its run context (checked
+  again against the child's own `context` schema, if it declares one).
 - The child's `messages` and `custom` events reach the parent's stream readers, their `ns`
   prefixed with the node's name (a subgraph node) or the child's namespace segment (keyed).
 """
@@ -56,7 +57,10 @@ async def run_child(
     if saver is not None and thread is not None and _has_pending(saver, thread, ns):
         start = Command(resume=ResumeMap(task.resumes)) if task.resumes else None
     config = RunConfig(
-        thread_id=thread, configurable=task.config.configurable, tags=task.config.tags
+        thread_id=thread,
+        configurable=task.config.configurable,
+        tags=task.config.tags,
+        context=task.config.context,  # the run's context reaches every level
     )  # recursion_limit None: the child's own (H2)
     modes = task.modes & FORWARDED
     label = task.node if key is None else segment

@@ -1,50 +1,42 @@
 """The public API: `compile(program, graph)` → `CompiledGraph` with invoke / ainvoke /
 stream / astream and the state calls (get_state, get_state_history, update_state).
 
-Input: an `ir.Program`, a graph name, an optional `Checkpointer` and an optional
-long-term `Store` (I1). Output: results as
-plain dicts of output channels (+ `__interrupt__` when paused by `interrupt()`), or typed
-events. One async core (`run`); the sync API is one adapter: with no event loop running
-in the calling thread it drives a private per-thread loop (and runs a lone sync task
-inline); called from inside a running loop, it runs the core on a fresh thread and waits.
+Input: an `ir.Program`, a graph name, an optional `Checkpointer`, an optional long-term
+`Store` (I1) and optionally the node cache to use. Output: results as plain dicts of
+output channels (+ `__interrupt__` when paused by `interrupt()`), or typed events. Each
+run's `context` (`RunConfig.context` or the `context=` keyword) is checked against the
+graph's `context` schema before step one. One async core (`run`); the sync API is one
+adapter (`syncrun`): with no event loop running in the calling thread it drives a private
+per-thread loop (and runs a lone sync task inline); called from inside a running loop, it
+runs the core on a fresh thread and waits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncGenerator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any
 
 import agentc.ir as ir
-from agentc.runtime.algo import ParentCommand, Task, normalize
+from agentc.runtime import snapshots
+from agentc.runtime.algo import ParentCommand
 from agentc.runtime.bind import BoundGraph, Env, bind_graph
-from agentc.runtime.checkpoint import Checkpoint, Checkpointer, CheckpointSource, MemoryCheckpointer
+from agentc.runtime.cache import NodeCache
+from agentc.runtime.checkpoint import Checkpointer, MemoryCheckpointer
 from agentc.runtime.errors import CheckpointerRequiredError, GraphStructureError, InvalidUpdateError
 from agentc.runtime.events import Event
 from agentc.runtime.executor import Loop, Outcome, RunSpec
+from agentc.runtime.schema import find_schema, run_context
+from agentc.runtime.snapshots import StateSnapshot
 from agentc.runtime.store import Store
-from agentc.runtime.types import Durability, Interrupt, RunConfig, StreamMode
+from agentc.runtime.syncrun import collect, run_sync, running_loop, thread_loop
+from agentc.runtime.types import Durability, RunConfig, StreamMode
 
 INTERRUPT_KEY = "__interrupt__"
 ALL_NODES = "*"  # interrupt_before="*": every node (as LangGraph)
-T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class StateSnapshot:
-    """A saved state of a thread (get_state / get_state_history)."""
-
-    values: dict[str, Any]
-    next: tuple[str, ...]
-    config: RunConfig  # points at this checkpoint
-    step: int
-    source: CheckpointSource
-    created_at: float
-    parent_checkpoint_id: str | None
-    interrupts: tuple[Interrupt, ...] = ()
+Context = Mapping[str, Any] | None
 
 
 def compile(
@@ -54,12 +46,16 @@ def compile(
     checkpointer: Checkpointer | None = None,
     store: Store | None = None,
     base_dir: str = ".",
+    cache: NodeCache | None = None,
 ) -> CompiledGraph:
     """Bind `graph` of `program` (imports every ImportRef once) into a runnable graph.
 
     `store` is the long-term store its tasks see as `ctx.store` (I1: none by default; the
-    graph's own `store …` statement is opened by the caller, as `agentc.api` does)."""
-    return CompiledGraph(program, graph, checkpointer=checkpointer, store=store, base_dir=base_dir)
+    graph's own `store …` statement is opened by the caller, as `agentc.api` does).
+    `cache` replaces the graph's own node cache (a test's, on a clock it steps)."""
+    return CompiledGraph(
+        program, graph, checkpointer=checkpointer, store=store, base_dir=base_dir, cache=cache
+    )
 
 
 def checkpointer_for(spec: ir.CheckpointSpec, base_dir: str = ".") -> Checkpointer | None:
@@ -89,6 +85,7 @@ class CompiledGraph:
         store: Store | None = None,
         base_dir: str = ".",
         env: Env | None = None,
+        cache: NodeCache | None = None,
     ) -> None:
         self.program = program
         self.graph = program.graph(graph)
@@ -96,6 +93,11 @@ class CompiledGraph:
         self.bound: BoundGraph = bind_graph(program, self.graph, self.env)
         self.checkpointer = checkpointer
         self.store = store  # I1: separate from the checkpointer; lent to subgraphs and agent tools
+        # one node cache per compiled graph, shared by its runs (LangGraph's InMemoryCache)
+        cached = any(n.cache is not None for n in self.graph.nodes)
+        self.cache = cache if cache is not None else NodeCache() if cached else None
+        ctx = self.graph.context
+        self.context_schema = (ctx, find_schema(program, ctx)) if ctx is not None else None
         limits = self.graph.limits
         self.limit = int(limits.steps.value)
         self.step_timeout = float(limits.step_timeout_s.value) if limits.step_timeout_s else None
@@ -158,6 +160,7 @@ class CompiledGraph:
             before,
             after,
             store if store is not None else self.store,
+            self.cache,
         )
 
     def _nodes_named(
@@ -178,6 +181,10 @@ class CompiledGraph:
         return chosen
 
     async def run(self, value: Any, spec: RunSpec) -> Outcome:
+        if self.context_schema is not None:  # checked before step one
+            name, schema = self.context_schema
+            context = run_context(self.name, name, schema, spec.config.context)
+            spec = replace(spec, config=replace(spec.config, context=context))
         try:
             return await Loop(self.bound, spec).run(value)
         except ParentCommand as pc:
@@ -196,9 +203,10 @@ class CompiledGraph:
         durability: Durability | str | None = None,
         interrupt_before: Iterable[str] | str | None = None,
         interrupt_after: Iterable[str] | str | None = None,
+        context: Context = None,
     ) -> dict[str, Any]:
         spec = self.spec(
-            config,
+            _with_context(config, context),
             durability=durability,
             breakpoints=_breakpoints(interrupt_before, interrupt_after),
         )
@@ -213,19 +221,26 @@ class CompiledGraph:
         durability: Durability | str | None = None,
         interrupt_before: Iterable[str] | str | None = None,
         interrupt_after: Iterable[str] | str | None = None,
+        context: Context = None,
+        subgraphs: bool = False,
     ) -> AsyncGenerator[Event, None]:
+        """The run's events. As LangGraph, a subgraph's (or an agent tool's) `messages` and
+        `custom` events, whose `ns` names where they come from, show only with
+        `subgraphs=True`."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue()
         owner = threading.get_ident()
 
         def sink(event: Any) -> None:  # nodes in worker threads emit too
+            if not subgraphs and getattr(event, "ns", ""):
+                return
             if threading.get_ident() == owner:
                 queue.put_nowait(event)
             else:
                 loop.call_soon_threadsafe(queue.put_nowait, event)
 
         spec = self.spec(
-            config,
+            _with_context(config, context),
             durability=durability,
             modes=_modes(mode),
             sink=sink,
@@ -251,10 +266,11 @@ class CompiledGraph:
         durability: Durability | str | None = None,
         interrupt_before: Iterable[str] | str | None = None,
         interrupt_after: Iterable[str] | str | None = None,
+        context: Context = None,
     ) -> dict[str, Any]:
-        inline = _running_loop() is None
+        inline = running_loop() is None
         spec = self.spec(
-            config,
+            _with_context(config, context),
             durability=durability,
             inline_sync=inline,
             breakpoints=_breakpoints(interrupt_before, interrupt_after),
@@ -270,6 +286,8 @@ class CompiledGraph:
         durability: Durability | str | None = None,
         interrupt_before: Iterable[str] | str | None = None,
         interrupt_after: Iterable[str] | str | None = None,
+        context: Context = None,
+        subgraphs: bool = False,
     ) -> Iterator[Event]:
         agen = self.astream(
             value,
@@ -278,9 +296,11 @@ class CompiledGraph:
             durability=durability,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
+            context=context,
+            subgraphs=subgraphs,
         )
-        if _running_loop() is None:
-            loop = _thread_loop()
+        if running_loop() is None:
+            loop = thread_loop()
             try:
                 while True:
                     try:
@@ -290,7 +310,12 @@ class CompiledGraph:
             finally:
                 loop.run_until_complete(agen.aclose())
         else:
-            yield from run_sync(lambda: _collect(agen))
+            yield from run_sync(lambda: collect(agen))
+
+    def clear_cache(self, nodes: Iterable[str] | str | None = None) -> None:
+        """Forget the cached results of every node, or of the named ones."""
+        if self.cache is not None:
+            self.cache.clear(nodes)
 
     def get_state(self, config: RunConfig) -> StateSnapshot | None:
         return run_sync(lambda: self.aget_state(config))
@@ -315,53 +340,17 @@ class CompiledGraph:
 
     async def aget_state(self, config: RunConfig) -> StateSnapshot | None:
         """The thread's latest state, or the checkpoint `config.checkpoint_id` names."""
-        loop = self._loop(config)
-        loaded = await loop.saver.load(config.checkpoint_id)
-        if loaded is None:
-            return None
-        loop.restore(*loaded)
-        if config.checkpoint_id is None:  # live: the finished tasks' writes show (LangGraph)
-            loop.apply_finished()
-        return _snapshot(loop, loaded[0][-1], config)
+        return await snapshots.read_state(self._loop, config)
 
     async def aget_state_history(self, config: RunConfig) -> list[StateSnapshot]:
         """Every saved state of the thread, newest first."""
-        saver = self._loop(config).saver
-        thread = config.thread_id
-        ckpts = await saver.io(saver.live.list, thread, "", wait=True)
-        out: list[StateSnapshot] = []
-        loop: Loop | None = None
-        for ckpt in ckpts:
-            writes = await saver.io(saver.live.writes, thread, "", ckpt.id, wait=True)
-            if loop is None or loop.parent_id != ckpt.parent_id:
-                loop = self._loop(config)
-                chain = await saver.io(saver.live.chain, thread, "", ckpt.id, wait=True)
-            else:  # the next checkpoint on the same branch: replay only its own deltas
-                chain = [ckpt]
-                loop.done, loop.interrupts, loop.resumes = {}, [], {}
-            loop.restore(chain, writes, fresh=len(chain) > 1 or ckpt.parent_id is None)
-            out.append(_snapshot(loop, ckpt, config))
-        out.reverse()
-        return out
+        return await snapshots.read_history(self._loop, config)
 
     async def aupdate_state(
         self, config: RunConfig, values: dict[str, Any] | None, as_node: str | None = None
     ) -> RunConfig:
         """Apply `values` as if `as_node` wrote them; the next tasks follow from that node."""
-        loop = self._loop(config, Durability.SYNC)
-        loaded = await loop.saver.load(config.checkpoint_id)
-        if loaded is None:
-            raise CheckpointerRequiredError(f"thread `{config.thread_id}` has no saved state")
-        loop.restore(*loaded)
-        node = as_node or _last_writer(loop.ran)
-        if node != ir.START and node not in self.bound.nodes:
-            raise GraphStructureError(f"update_state(as_node=`{node}`): no node of that name")
-        result = normalize(node, values, loop.channels)
-        await loop.commit(
-            [(node, result)], [(Task("", node, (0, node)), result)], CheckpointSource.UPDATE
-        )
-        await loop.saver.flush()
-        return replace(config, checkpoint_id=loop.parent_id)
+        return await snapshots.write_state(self._loop, config, values, as_node)
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,34 +361,18 @@ class Breakpoints:
     after: Iterable[str] | str | None = None
 
 
+def _with_context(config: RunConfig | None, context: Context) -> RunConfig | None:
+    """`invoke(…, context=…)` is `RunConfig(context=…)` (the keyword wins)."""
+    if context is None:
+        return config
+    return replace(config or RunConfig(), context=context)
+
+
 def _breakpoints(before: Any, after: Any) -> Breakpoints | None:
     return None if before is None and after is None else Breakpoints(before, after)
 
 
 _DONE = object()
-
-
-def _last_writer(ran: tuple[str, ...]) -> str:
-    real = [n for n in ran if n != ir.START]
-    if len(real) > 1:
-        raise GraphStructureError(
-            f"update_state cannot tell which node to act as: the last step ran {', '.join(real)}",
-            help="pass as_node=…",
-        )
-    return real[0] if real else ir.START
-
-
-def _snapshot(loop: Loop, ckpt: Checkpoint, config: RunConfig) -> StateSnapshot:
-    return StateSnapshot(
-        loop.values(),
-        tuple(t.node for t in loop.next),
-        replace(config, checkpoint_id=ckpt.id),
-        ckpt.step,
-        ckpt.source,
-        ckpt.created_at,
-        ckpt.parent_id,
-        tuple(loop.interrupts),
-    )
 
 
 def _result(outcome: Outcome) -> dict[str, Any]:
@@ -412,32 +385,3 @@ def _modes(mode: Any) -> frozenset[StreamMode]:
     if isinstance(mode, (str, StreamMode)):
         return frozenset({StreamMode(mode)})
     return frozenset(StreamMode(m) for m in mode)
-
-
-async def _collect(agen: AsyncIterator[T]) -> list[T]:
-    return [x async for x in agen]
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
-_local = threading.local()
-
-
-def _thread_loop() -> asyncio.AbstractEventLoop:
-    loop = getattr(_local, "loop", None)
-    if loop is None or loop.is_closed():
-        loop = _local.loop = asyncio.new_event_loop()
-    return loop
-
-
-def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """Run a coroutine to completion from sync code (the one sync adapter)."""
-    if _running_loop() is None:
-        return _thread_loop().run_until_complete(make())
-    with ThreadPoolExecutor(1, thread_name_prefix="agentc-sync") as pool:
-        return pool.submit(lambda: asyncio.run(make())).result()

@@ -59,6 +59,11 @@ class TaskContext:
     run_id: str = ""  # one id per invoke/stream call (per-run counters: F8/F9 run limits)
     store: Store | None = None  # I1: the long-term store (InjectedStore); None: none
 
+    @property
+    def context(self) -> Any:
+        """The run's context (`RunConfig.context`, checked against the graph's schema)."""
+        return self.config.context
+
     def streams(self, mode: StreamMode) -> bool:
         return self.sink is not None and mode in self.modes
 
@@ -90,12 +95,12 @@ def leave(token: Token[TaskContext | None]) -> None:
     _CURRENT.reset(token)
 
 
-def current() -> TaskContext:
+def current(caller: str = "interrupt()") -> TaskContext:
     """The task whose node, router or tool is running (for code not handed its `ctx`)."""
     ctx = _CURRENT.get()
     if ctx is None:
         raise AgentcRuntimeError(
-            "interrupt() was called outside a running node",
+            f"{caller} was called outside a running node",
             help="call it from a node, router or tool while a graph runs",
         )
     return ctx
@@ -104,6 +109,36 @@ def current() -> TaskContext:
 def interrupt(value: Any, response_schema: Any = None) -> Any:
     """Pause the run with `value` (D4); on resume, return the answer (validated, D5)."""
     return current().interrupt(value, response_schema)
+
+
+# LangGraph's `get_*` helpers, for Python nodes and tools that are not handed their `ctx`.
+# Each reads the running task; outside a run each says which helper was misplaced.
+
+
+def get_stream_writer() -> Callable[[Any], None]:
+    """A function that sends its argument as a `custom` stream event of the current task
+    (a no-op when nobody streams `custom`). Bound to the task it was asked in."""
+    ctx = current("get_stream_writer()")
+
+    def write(payload: Any) -> None:
+        ctx.emit(StreamMode.CUSTOM, payload)
+
+    return write
+
+
+def get_store() -> Store | None:
+    """The run's long-term store (I1); None when the run has none."""
+    return current("get_store()").store
+
+
+def get_config() -> RunConfig:
+    """The run's `RunConfig` (thread id, tags, configurable, context)."""
+    return current("get_config()").config
+
+
+def get_context() -> Any:
+    """The run's context (`invoke(…, context=…)`), or None when none was given."""
+    return current("get_context()").context
 
 
 def _adapter(schema: Any) -> TypeAdapter[Any] | None:

@@ -92,7 +92,67 @@ class GraphStructureError(AgentcRuntimeError):
     code = "unknown-target"
 
 
+class UndeclaredTargetError(GraphStructureError):
+    """A `Command(goto=…)` outside the node's declared `goto` list, or a router's `Send` to a
+    node outside the route's target list."""
+
+    code = "undeclared-target"
+
+
+class InvalidSendError(AgentcRuntimeError):
+    """A `Send` payload that does not match the target node's `input: Schema`."""
+
+    code = "invalid-send"
+
+
+class InvalidContextError(AgentcRuntimeError, ValueError):
+    """A run's context that does not match the graph's `context Schema`."""
+
+    code = "invalid-context"
+
+
 class StoreRequiredError(AgentcRuntimeError, ValueError):
     """E4 / I1: a tool declares the long-term store (`InjectedStore`) but the run has none."""
 
     code = "store-required"
+
+
+# ---------------------------------------------------------------- a node's own failure
+
+_NODES_ATTR = "__agentc_nodes__"
+
+
+def mark_failed_node(exc: BaseException, node: str, task_id: str, ns: str = "") -> None:
+    """Name the node an exception left, without wrapping it: the user's exception keeps its
+    class (callers catch it by type, as LangGraph re-raises it) and gains a note for
+    tracebacks, as LangGraph adds one. A failure inside a subgraph is marked by the inner
+    node first, then by each enclosing node."""
+    where = f" in `{ns}`" if ns else ""
+    exc.add_note(f"During node `{node}` (task {task_id}{where})")
+    try:
+        nodes = getattr(exc, _NODES_ATTR, None)
+        if not isinstance(nodes, list):
+            nodes = []
+            setattr(exc, _NODES_ATTR, nodes)
+        nodes.append(node)
+    except (AttributeError, TypeError):  # an exception type that takes no attributes
+        pass
+
+
+def failed_nodes(exc: BaseException) -> tuple[str, ...]:
+    """The nodes `exc` left, outermost first (`("sub", "inner")`); () when no node raised it."""
+    nodes = getattr(exc, _NODES_ATTR, None)
+    return tuple(reversed(nodes)) if isinstance(nodes, list) else ()
+
+
+def describe_node_failure(exc: BaseException) -> str | None:
+    """One paragraph for a node's failure: `node `sub` › `inner` failed: KeyError: 'boom'`;
+    None when no node raised `exc`. Runtime errors keep their own diagnostic text."""
+    nodes = failed_nodes(exc)
+    if not nodes:
+        return None
+    path = " › ".join(f"`{n}`" for n in nodes)
+    text = " ".join((str(exc).strip() or type(exc).__name__).split())
+    if isinstance(exc, AgentcRuntimeError):
+        return f"node {path} failed: {text}"
+    return f"node {path} failed: {type(exc).__name__}: {text}"

@@ -26,7 +26,10 @@ class UpdatesEvent:
     mode: ClassVar[StreamMode] = StreamMode.UPDATES
     step: int
     node: str
-    update: dict[str, Any]
+    update: dict[str, Any] | None  # None: the task wrote nothing (LangGraph's `{node: None}`)
+    # replayed from the node's cache: LangGraph's `updates` chunk then also carries
+    # `"__metadata__": {"cached": True}`
+    cached: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,34 +1,34 @@
 """The superstep loop: one run of a bound graph, from input (or resume) to END or a pause.
 
 Input: a `BoundGraph`, a `RunSpec` (config, limits, durability, stream sink, checkpointer,
-long-term store) and the caller's input. Output: an `Outcome` (values, pending interrupts),
-stream events through the sink, checkpoints through the checkpointer (the long-term store
-is only handed to tasks as `ctx.store`: I1, the loop never touches it). The loop owns the
-order of things; planning and write application are the pure functions of `algo`, running
-a step's tasks is `step.StepRunner`, saving is `saver.Saver`, and reading the caller's
-input (a dict, None, a `Command`) is `inputs`.
+long-term store, node cache) and the caller's input. Output: an `Outcome` (values, pending
+interrupts), stream events through the sink, checkpoints through the checkpointer (the
+long-term store is only handed to tasks as `ctx.store`: I1, the loop never touches it).
+The loop owns the order of things; write application is `algo`, planning the next step
+(edges, routers, joins, deferred nodes) is `planner` over `algo` and `barriers`, running a
+step's tasks is `step.StepRunner`, saving is `saver.Saver`, and reading the caller's input
+(a dict, None, a `Command`; time travel) is `inputs`.
+
+As LangGraph 1.2.24, an input makes two checkpoints (source `input`: the state before it,
+the hidden `__start__` task holding it; then the START step, source `loop`, that applies
+it), the `updates` events of a step go out before its writes are applied (so a conflict
+still shows them), a `values` event follows only a step that wrote, with every channel,
+and a resumed run's stream starts with the state it resumes from.
 """
 
 from __future__ import annotations
 
-import inspect
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from agentc.runtime.algo import (
-    PULL,
-    Task,
-    TaskResult,
-    apply_writes,
-    plan_tasks,
-    route_targets,
-    should_interrupt,
-    when_target,
-)
-from agentc.runtime.bind import BoundBranch, BoundGraph, Callee
+import agentc.ir as ir
+from agentc.runtime.algo import Task, TaskResult, apply_writes, replan, should_interrupt
+from agentc.runtime.barriers import NO_WAITS, Waits
+from agentc.runtime.bind import BoundGraph
+from agentc.runtime.cache import NodeCache
 from agentc.runtime.channels import MISSING, DeltaKind
 from agentc.runtime.checkpoint import (
     Checkpoint,
@@ -38,17 +38,19 @@ from agentc.runtime.checkpoint import (
     WriteKind,
     new_checkpoint_id,
 )
-from agentc.runtime.context import Sink, TaskContext
+from agentc.runtime.context import Sink
 from agentc.runtime.errors import CheckpointerRequiredError, RecursionLimitError
 from agentc.runtime.events import DebugEvent, DebugKind, InterruptEvent, UpdatesEvent, ValuesEvent
 from agentc.runtime.inputs import take_input
+from agentc.runtime.planner import plan_next
 from agentc.runtime.saver import Saver
 from agentc.runtime.serde import register_type
-from agentc.runtime.step import StepEnv, StepRunner, call_sync
+from agentc.runtime.step import StepEnv, StepRunner
 from agentc.runtime.store import Store
 from agentc.runtime.types import Durability, Interrupt, RunConfig, Send, StreamMode
 
 register_type(Send, "agentc.Send")
+register_type(TaskResult, "agentc.TaskResult")  # the input a START task holds
 register_type(Interrupt, "agentc.Interrupt")
 
 _PAUSE_MODES = frozenset({StreamMode.VALUES, StreamMode.UPDATES})
@@ -69,6 +71,7 @@ class RunSpec:
     interrupt_before: frozenset[str] = frozenset()
     interrupt_after: frozenset[str] = frozenset()
     store: Store | None = None  # I1: what tasks see as `ctx.store` (not the checkpointer)
+    cache: NodeCache | None = None  # the compiled graph's node cache (None: no node caches)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,12 +90,14 @@ class Loop:
         self.channels = bound.new_channels()
         self.versions: dict[str, int] = {}
         self.seen: dict[str, int] = {}
-        self.step = -1
+        self.step = -2  # a new thread's input checkpoint is step -1, its START step 0
         self.next: list[Task] = []
         self.ran: tuple[str, ...] = ()
         self.done: dict[str, TaskResult] = {}  # finished tasks of the pending step
         self.interrupts: list[Interrupt] = []
         self.resumes: dict[str, Any] = {}
+        self.waits: Waits = NO_WAITS  # partly filled joins, deferred nodes not yet run
+        self.loaded: Checkpoint | None = None  # the checkpoint the run started from
         self.run_id = uuid.uuid4().hex  # ctx.run_id: what "this run" means to per-run limits
         self.run_steps = 0
         self._view: Mapping[str, Any] | None = None
@@ -100,7 +105,9 @@ class Loop:
         self.saver = Saver(
             spec.checkpointer, spec.config.thread_id, spec.ns, spec.durability, debug
         )
-        self.runner = StepRunner(StepEnv(bound, spec, self.run_id, self.channels, debug))
+        self.runner = StepRunner(
+            StepEnv(bound, spec, self.run_id, self.channels, debug, spec.cache)
+        )
 
     @property
     def saving(self) -> bool:
@@ -120,10 +127,21 @@ class Loop:
         return self._view
 
     def values(self) -> dict[str, Any]:
+        """The run's result: its output channels."""
         chans = self.channels
         return {
             k: chans[k].output() for k in self.b.output_channels if chans[k].value is not MISSING
         }
+
+    def stream_values(self) -> dict[str, Any]:
+        """What a `values` event shows: every channel with a value (LangGraph streams its
+        `stream_channels`, all of the state; only invoke's result is cut to the outputs)."""
+        return {k: ch.output() for k, ch in self.channels.items() if ch.value is not MISSING}
+
+    def emit_values(self) -> None:
+        """A `values` event of the state as it is (a resumed run starts with one)."""
+        if self.s.sink is not None and StreamMode.VALUES in self.s.modes:
+            self.s.sink(ValuesEvent(self.step, self.stream_values()))
 
     def restore(
         self, chain: list[Checkpoint], writes: list[PendingWrite], fresh: bool = True
@@ -145,6 +163,8 @@ class Loop:
         last = chain[-1]
         self.versions, self.seen = dict(last.versions), dict(last.seen)
         self.step, self.next, self.ran = last.step, list(last.next), last.ran
+        self.waits = last.waits
+        self.loaded = last
         self.saver.parent_id = last.id
         for tid, kind, payload in writes:
             self.restore_write(tid, kind, payload)
@@ -168,8 +188,7 @@ class Loop:
         ):
             self.versions[key] = self.step
         if result.goto:
-            pending = [t.node if t.path[0] == PULL else Send(t.node, t.arg) for t in self.next]
-            self.next = plan_tasks(self.step + 1, [*pending, *result.goto], self.b.nodes)
+            self.next = replan(self.step + 1, self.next, self.b.nodes, result.goto)
         self._view = None
 
     async def load(self) -> None:
@@ -197,6 +216,8 @@ class Loop:
 
     async def run_steps_until_done(self) -> Outcome:
         s = self.s
+        if self.next and self.next[0].node == ir.START:  # an input checkpoint's lone task
+            await self.start_step(self.next[0])
         while self.next:
             if self.run_steps >= s.limit:
                 raise self.limit_error()
@@ -232,6 +253,33 @@ class Loop:
             "RunConfig(recursion_limit=N) for this run (F1)",
         )
 
+    async def commit_input(self, task: Task) -> None:
+        """The input checkpoint: nothing applied yet, the START task holding the input."""
+        self.step += 1
+        self.next, self.ran = [task], ()
+        if self.saver.active:
+            await self.saver.checkpoint(
+                lambda parent: self.make_checkpoint(parent, CheckpointSource.INPUT, ())
+            )
+
+    async def commit_fork(self) -> None:
+        """Time travel's `fork` checkpoint: the addressed state again, one step on, so the
+        replay's branch starts from a checkpoint of its own (LangGraph 1.2.24)."""
+        self.step += 1
+        self.next = replan(self.step + 1, self.next, self.b.nodes)
+        if self.saver.active:
+            ran = self.ran
+            await self.saver.checkpoint(
+                lambda parent: self.make_checkpoint(parent, CheckpointSource.FORK, ran)
+            )
+
+    async def start_step(self, task: Task) -> None:
+        """LangGraph's step of the hidden `__start__` node: the input's writes (the task's
+        `arg`, a TaskResult) land (not a user step: no limit, breakpoint or `updates`
+        event), START's targets are planned."""
+        result = task.arg if isinstance(task.arg, TaskResult) else TaskResult()
+        await self.commit([(ir.START, result)], [(task, result)], CheckpointSource.LOOP)
+
     async def commit(
         self,
         ordered: list[tuple[str, TaskResult]],
@@ -239,15 +287,23 @@ class Loop:
         source: CheckpointSource,
     ) -> None:
         """Apply a step's writes in task order, plan the next step, checkpoint (E5, F11)."""
+        sink = self.s.sink
+        if (
+            sink is not None
+            and StreamMode.UPDATES in self.s.modes
+            and source is CheckpointSource.LOOP
+        ):
+            self.emit_updates(ordered)  # before the writes land: a conflict still shows them
         updated = apply_writes(self.channels, ordered, self.b.last_value, self.b.ephemeral)
         self.step += 1
         step = self.step
         for key in updated:
             self.versions[key] = step
         self._view = None
-        if self.s.sink is not None:
-            self.emit_step(ordered, source)
-        self.next = await self.plan(ran)
+        if sink is not None and StreamMode.VALUES in self.s.modes:
+            if any(r.writes for _, r in ordered):  # LangGraph: only after a step that wrote
+                sink(ValuesEvent(step, self.stream_values()))
+        self.next = await plan_next(self, ran)
         self.ran = (
             (ran[0][0].node,) if len(ran) == 1 else tuple(dict.fromkeys(t.node for t, _ in ran))
         )
@@ -264,42 +320,14 @@ class Loop:
             for key in updated:  # nothing saves: drop the increments channels track
                 self.channels[key].take_delta()
 
-    async def plan(self, ran: list[tuple[Task, TaskResult]]) -> list[Task]:
-        edges, branches = self.b.edges, self.b.branches
-        targets: list[Any] = []
-        sources: list[str] = []
-        for task, result in ran:
-            targets.extend(edges.get(task.node, ()))
-            if result.goto:
-                targets.extend(result.goto)
-            if task.node not in sources:
-                sources.append(task.node)
-        for name in sources:
-            for branch in branches.get(name, ()):
-                view = self.view()  # branches read the state after the whole step (C2)
-                if branch.router is None:
-                    targets.extend(when_target(branch.cases, view))
-                    continue
-                answer = self.route(branch.router, branch, view)
-                if inspect.isawaitable(answer):
-                    answer = await answer
-                targets.extend(route_targets(branch.spec, answer))
-        return plan_tasks(self.step + 1, targets, self.b.nodes)
-
-    def route(self, router: Callee, branch: BoundBranch, view: Mapping[str, Any]) -> Any:
-        """A router's answer (awaitable when the router is async); routers run inline."""
-        c = router
-        ctx = TaskContext(
-            self.step, branch.source, self.s.config, "", self.s.ns, store=self.s.store
-        )
-        return call_sync(c.fn, (view, ctx) if c.wants_ctx else (view,), ctx)
-
     # ---- one step
 
     async def run_step(self) -> dict[str, TaskResult] | None:
         """Run the pending tasks; None when the step paused on interrupts."""
         tasks, done = self.next, self.done
-        results = {t.id: done[t.id] for t in tasks if t.id in done} if done else {}
+        # writes saved by an earlier try of this step: streamed again as `cached`, as
+        # LangGraph re-emits the writes it hands back to a resumed step's tasks
+        results = {t.id: _replayed(done[t.id]) for t in tasks if t.id in done} if done else {}
         todo = [t for t in tasks if t.id not in results] if results else tasks
         saved = set(results)
 
@@ -325,24 +353,28 @@ class Loop:
         return results
 
     async def pause(
-        self, results: dict[str, TaskResult], saved: set[str], asked: list[Interrupt]
+        self, results: dict[str, TaskResult], saved: set[str], by_task: list[tuple[Interrupt, ...]]
     ) -> None:
         """Save the finished tasks' writes and the questions; then, as LangGraph does, show
         the finished tasks' writes in the result (the saved state stays before the step)."""
         writes: list[PendingWrite] = [
             (tid, WriteKind.RESULT, r) for tid, r in results.items() if tid not in saved
         ]
-        writes.append(("", WriteKind.INTERRUPT, list(asked)))
+        asked = [i for group in by_task for i in group]
+        writes.append(("", WriteKind.INTERRUPT, asked))
         if self.resumes:
             writes.append(("", WriteKind.RESUME, dict(self.resumes)))
         self.interrupts = list(asked)
         await self.saver.put_writes(writes)
         sink, modes = self.s.sink, self.s.modes
+        if sink is not None and StreamMode.UPDATES in modes:  # what finished, then the asks
+            self.emit_updates([(t.node, results[t.id]) for t in self.next if t.id in results])
         if sink is not None and modes & _PAUSE_MODES:
-            sink(InterruptEvent(self.step + 1, tuple(asked)))
+            for group in by_task:  # one event per paused task, as LangGraph's chunks
+                sink(InterruptEvent(self.step + 1, group))
         self.done.update(results)
         if self.apply_finished() and sink is not None and StreamMode.VALUES in modes:
-            sink(ValuesEvent(self.step, self.values()))
+            sink(ValuesEvent(self.step, self.stream_values()))
 
     def apply_finished(self) -> bool:
         """Apply the writes of the pending step's finished tasks to the channels (for a
@@ -376,19 +408,22 @@ class Loop:
             dict(self.seen),
             tuple(self.next),
             ran,
+            waits=self.waits,
         )
 
     # ---- events
 
-    def emit_step(self, ordered: list[tuple[str, TaskResult]], source: CheckpointSource) -> None:
-        sink, modes = self.s.sink, self.s.modes
-        if sink is None:
-            return
-        if StreamMode.UPDATES in modes and source is CheckpointSource.LOOP:
-            for node, result in ordered:
-                sink(UpdatesEvent(self.step, node, dict(result.writes)))
-        if StreamMode.VALUES in modes:
-            sink(ValuesEvent(self.step, self.values()))
+    def emit_updates(self, ordered: list[tuple[str, TaskResult]]) -> None:
+        """Each task's update, in task order; a task that wrote nothing shows None, and
+        cache hits come first (LangGraph knows their writes before the others run)."""
+        assert self.s.sink is not None
+        sink, step = self.s.sink, self.step + 1
+        hits = [(n, r) for n, r in ordered if r.cached]
+        for node, result in [*hits, *(x for x in ordered if not x[1].cached)] if hits else ordered:
+            if node == ir.START:
+                continue  # hidden, as LangGraph's `__start__`
+            update = dict(result.writes) if result.writes else None
+            sink(UpdatesEvent(step, node, update, result.cached))
 
     def debug(self, kind: DebugKind, payload: Any, step: int) -> None:
         if self.s.sink is not None:  # bound as the debug hook only when there is a sink
@@ -396,3 +431,7 @@ class Loop:
                 step, kind, payload if isinstance(payload, dict) else {"tasks": payload}
             )
             self.s.sink(event)
+
+
+def _replayed(result: TaskResult) -> TaskResult:
+    return result if result.cached else TaskResult(result.writes, result.goto, cached=True)

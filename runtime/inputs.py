@@ -8,7 +8,8 @@ interrupts, D4/D5), `update` (state writes applied before the next step, as the 
 so no edge follows from them) and `goto` (nodes or Sends added to the next step); on a
 thread with nothing saved, it starts a run whose first step is START's targets plus
 `goto`, with `update` as the input (LangGraph 1.2.24 does the same, but applies the update
-twice).
+twice). A run given a checkpoint id and no answers travels in time (`replay`): from that
+checkpoint, on a new branch that a `fork` checkpoint starts, as LangGraph 1.2.24.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import agentc.ir as ir
-from agentc.runtime.algo import INPUT_WRITER, Task, TaskResult, normalize
+from agentc.runtime.algo import PULL, Task, TaskResult, normalize
 from agentc.runtime.checkpoint import CheckpointSource, WriteKind
 from agentc.runtime.errors import (
     CheckpointerRequiredError,
@@ -46,7 +47,9 @@ async def take_input(loop: Loop, value: Any) -> None:
                 "the input is None and there is nothing to resume",
                 help="pass a dict of input channels, or a thread id with a saved run (A5)",
             )
+        await replay(loop, answers=False)
         loop.seen = dict(loop.versions)  # D7: a resume does not stop on the same state
+        loop.emit_values()  # LangGraph: a resumed run's stream starts with the state
         return
     if not isinstance(value, Mapping):
         raise InvalidUpdateError(
@@ -58,12 +61,20 @@ async def take_input(loop: Loop, value: Any) -> None:
 
 
 async def start(loop: Loop, first: TaskResult) -> None:
-    """A new run from START: the input step's writes, then START's targets (+ gotos)."""
+    """A new run from START, in LangGraph's two checkpoints: the input one (source `input`,
+    the state as it was, next `__start__`, the input held by that task), then the START
+    step (source `loop`) applies the input and plans START's targets (+ gotos)."""
     loop.done.clear(), loop.interrupts.clear(), loop.resumes.clear()
-    start_task = Task("", ir.START, (0, ir.START))
-    await loop.commit(
-        [(INPUT_WRITER, first)], [(start_task, TaskResult([], first.goto))], CheckpointSource.INPUT
-    )
+    if not loop.saving:  # no checkpoint to show it: the START step at once
+        loop.step += 1
+        await loop.commit([(ir.START, first)], [(_START, first)], CheckpointSource.LOOP)
+        return
+    # prepared, so the saved input applies the same way each time it is replayed
+    first = TaskResult([(k, loop.channels[k].prepare(v)) for k, v in first.writes], first.goto)
+    await loop.commit_input(Task(f"{loop.step + 2}:{ir.START}", ir.START, (PULL, ir.START), first))
+
+
+_START = Task("", ir.START, (PULL, ir.START))
 
 
 async def take_command(loop: Loop, cmd: Command) -> None:
@@ -76,6 +87,7 @@ async def take_command(loop: Loop, cmd: Command) -> None:
         if cmd.resume is not None:
             _check_resumable(loop)
         return await start(loop, update)
+    await replay(loop, answers=cmd.resume is not None)
     if cmd.resume is not None:
         loop.resumes.update(map_resume(loop, cmd.resume))
     if update.writes or update.goto:
@@ -83,6 +95,25 @@ async def take_command(loop: Loop, cmd: Command) -> None:
         # saved against the pending step, so a later pause or a reader sees it (D8)
         await loop.saver.put_writes([("", WriteKind.UPDATE, update)])
     loop.seen = dict(loop.versions)  # D7: continuing does not stop on the same state
+    loop.emit_values()  # LangGraph: a resumed run's stream starts with the state
+
+
+async def replay(loop: Loop, *, answers: bool) -> None:
+    """Time travel, as LangGraph 1.2.24: a run addressed at a checkpoint id that does not
+    answer its interrupts replays from it. Its finished tasks run again and saved answers
+    are forgotten; unless the checkpoint is an update (or a fork) that is still the
+    thread's head, a `fork` checkpoint, a copy one step on, starts the new branch."""
+    loaded = loop.loaded
+    if loop.s.config.checkpoint_id is None or answers or loaded is None or not loop.saving:
+        return
+    loop.done.clear(), loop.resumes.clear()
+    saver = loop.saver
+    head = await saver.io(saver.live.get, saver.thread, saver.ns, None, wait=True)
+    moved_on = head is None or head.id != loaded.id
+    if loaded.source in (CheckpointSource.UPDATE, CheckpointSource.FORK) and not moved_on:
+        return
+    loop.interrupts.clear()
+    await loop.commit_fork()
 
 
 def _command_result(loop: Loop, cmd: Command) -> TaskResult:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentc.runtime.channels import AppendChannel
+from agentc.runtime.channels import AppendChannel, ListView
 
 
 def append(left: Any, right: Any) -> list[Any]:
     """Concatenate: a list (or tuple) write adds its items, any other value adds itself."""
-    items = list(right) if isinstance(right, (list, tuple)) else [right]
+    items = list(right) if isinstance(right, (list, tuple, ListView)) else [right]
     return [*(left or ()), *items]
 
 

@@ -21,13 +21,20 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import agentc.ir as ir
-from agentc.runtime.algo import ParentCommand, Task, TaskResult, normalize
+from agentc.runtime.algo import ParentCommand, Task, TaskResult, check_goto, normalize
 from agentc.runtime.bind import BoundGraph, BoundNode
+from agentc.runtime.cache import NodeCache, cache_key
 from agentc.runtime.channels import MISSING
 from agentc.runtime.context import TaskContext, enter, leave
-from agentc.runtime.errors import AgentcRuntimeError, StepTimeoutError
+from agentc.runtime.errors import (
+    AgentcRuntimeError,
+    InvalidSendError,
+    StepTimeoutError,
+    mark_failed_node,
+)
 from agentc.runtime.events import DebugKind
 from agentc.runtime.inline import Placement, SyncPolicy
+from agentc.runtime.schema import check
 from agentc.runtime.types import GraphInterrupt, Interrupt
 
 if TYPE_CHECKING:
@@ -113,7 +120,8 @@ def call_placed(
 @dataclass(slots=True)
 class StepOutcome:
     results: dict[str, TaskResult]  # task id → result of each task that finished
-    asked: list[Interrupt] = field(default_factory=list)
+    # the interrupts raised, one tuple per task that paused (LangGraph streams each task's)
+    asked: list[tuple[Interrupt, ...]] = field(default_factory=list)
     stopped: bool = False  # a task raised GraphInterrupt
     failure: BaseException | None = None
 
@@ -130,6 +138,7 @@ class StepEnv:
     run_id: str
     channels: Mapping[str, Any]
     debug: Callable[[DebugKind, Any, int], None] | None  # None: no debug stream
+    cache: NodeCache | None = None  # the compiled graph's node cache
 
 
 class StepRunner:
@@ -159,7 +168,7 @@ class StepRunner:
             out.results[todo[0].id] = await self.run_task(todo[0], view, step, resumes, True)
         except GraphInterrupt as gi:
             out.stopped = True
-            out.asked.extend(gi.interrupts)
+            out.asked.append(tuple(gi.interrupts))
         except Exception as exc:  # noqa: BLE001 - the loop re-raises it
             out.failure = exc
         return out
@@ -220,7 +229,7 @@ class StepRunner:
                     await on_finished(tid, out.results[tid])
             elif isinstance(exc, GraphInterrupt):
                 out.stopped = True
-                out.asked.extend(exc.interrupts)
+                out.asked.append(tuple(exc.interrupts))
             elif out.failure is None:
                 out.failure = exc
 
@@ -243,28 +252,60 @@ class StepRunner:
             run_id=env.run_id,
             store=s.store,
         )
-        state = view if task.arg is MISSING else task.arg
+        if task.arg is MISSING:
+            state = view
+        else:
+            state = task.arg
+            if node.payload is not None:
+                check_payload(node, state)
+        key = None
+        if node.cache is not None and env.cache is not None:
+            key, hit = self._cached(task, state, step)
+            if hit is not None:
+                return hit
         attempt = 0
-        while True:
+        while True:  # until the node returns, or its retry policy gives up (E7)
             attempt += 1
             ctx.asked = 0
             try:
                 result = normalize(task.node, await self.call(node, state, ctx, lone), env.channels)
-            except (GraphInterrupt, ParentCommand, AgentcRuntimeError):
+                if node.goto is not None and result.goto:
+                    check_goto(task.node, node.goto, result.goto)
+            except (GraphInterrupt, ParentCommand):
+                raise
+            except AgentcRuntimeError as exc:
+                mark_failed_node(exc, task.node, task.id, s.ns)
                 raise
             except Exception as exc:
                 delay = retry_delay(node.retry, attempt, exc)
                 if delay is None:
+                    mark_failed_node(exc, task.node, task.id, s.ns)
                     raise
                 await asyncio.sleep(delay)
                 continue
-            if env.debug is not None:
-                env.debug(
-                    DebugKind.TASK_RESULT,
-                    {"id": task.id, "node": task.node, "writes": dict(result.writes)},
-                    step,
-                )
-            return result
+            break
+        if key is not None and env.cache is not None and node.cache is not None:
+            env.cache.set(key, result, node.cache.ttl_s)
+        if env.debug is not None:
+            self._debug_result(task, result, step)
+        return result
+
+    def _cached(self, task: Task, state: Any, step: int) -> tuple[str | None, TaskResult | None]:
+        """The task's cache key and, on a hit, the cached result (LangGraph's CachePolicy)."""
+        assert self.env.cache is not None
+        key = cache_key(task.node, state)
+        hit = self.env.cache.get(key) if key is not None else None
+        if hit is not None and self.env.debug is not None:
+            self._debug_result(task, hit, step)
+        return key, hit
+
+    def _debug_result(self, task: Task, result: TaskResult, step: int) -> None:
+        assert self.env.debug is not None
+        self.env.debug(
+            DebugKind.TASK_RESULT,
+            {"id": task.id, "node": task.node, "writes": dict(result.writes)},
+            step,
+        )
 
     async def call(self, node: BoundNode, state: Any, ctx: TaskContext, lone: bool) -> Any:
         c = node.callee
@@ -289,6 +330,19 @@ class StepRunner:
             run = loop.run_in_executor(None, call_placed, c.fn, args, ctx, policy, False)
             out = await _timed(node, run)
         return await out if inspect.isawaitable(out) else out
+
+
+def check_payload(node: BoundNode, payload: Any) -> None:
+    """A Send's payload against the node's `input: Schema`, before the node runs."""
+    assert node.payload is not None
+    problem = check(node.payload.schema, payload)
+    if problem is not None:
+        raise InvalidSendError(
+            f"node `{node.name}` was sent a payload that does not match "
+            f"`{node.payload.name}`: {problem.describe()}",
+            span=node.spec.span,
+            help=f"send a `{node.payload.name}` (its fields are the node's `input` schema)",
+        )
 
 
 async def _timed(node: BoundNode, aw: Any) -> Any:

@@ -1,16 +1,24 @@
 """`agent(...)` / `subgraph(...)` nodes: run another graph of the same program as a node.
 
-Input: `NodeSpec.config {"graph": "<name>"}`. Output: the child's output channels that the
-parent also has, as the node's update; a child node's `Command(graph=PARENT)` becomes this
-node's own `Command`. Running the child (its own step limit H2, the parent's saver under
-the namespace `node:task` H3, the parent's long-term store I1, pausing and resuming with
-the parent) is `child.run_child`.
+Input: `NodeSpec.config`, an `ir.SubgraphNodeConfig` as JSON (`graph`, and optional `input`
+/ `output` maps). Output: the node's update. Without maps the child reads the parent's
+channels that are its input channels and its output channels that the parent also has are
+written back (LangGraph's shared-key subgraph). With `input` the child starts from exactly
+the mapped values (child channel ← parent channel); with `output` only the mapped child
+channels are written back (parent channel ← child channel). Either way the child's own
+`input` / `output` flags hold: private channels neither come in nor go out. A child
+node's `Command(graph=PARENT)` becomes this node's own `Command`. Running the child (its
+own step limit H2, the parent's saver under the namespace `node:task` H3, the parent's
+long-term store I1 and run context, pausing and resuming with the parent) is
+`child.run_child`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, NoReturn
+
+from pydantic import ValidationError
 
 import agentc.ir as ir
 from agentc.runtime.algo import ParentCommand
@@ -23,19 +31,76 @@ SubgraphNode = Callable[[Mapping[str, Any], RunContext], Awaitable[dict[str, Any
 
 @factory
 def subgraph_node(spec: ir.NodeSpec, graph: ir.Graph, env: BindEnv) -> SubgraphNode:
-    name = spec.config.get("graph")
-    if not isinstance(name, str):
-        raise BindError(f'node `{spec.name}` needs config {{"graph": "<name>"}}', span=spec.span)
-    child = env.subgraph(name)
+    config = _config(spec)
+    child = env.subgraph(config.graph)
     inputs = child.bound.input_channels
-    parent_channels = frozenset(c.name for c in graph.state)
+    outputs = frozenset(child.bound.output_channels)
+    parent = frozenset(c.name for c in graph.state)
+    take_in = _input_map(spec, config, inputs, parent)
+    give_back = _output_map(spec, config, outputs, parent)
 
     async def run_subgraph(state: Mapping[str, Any], ctx: RunContext) -> dict[str, Any] | Command:
-        value = {k: v for k, v in state.items() if k in inputs}
+        if take_in is None:
+            value = {k: v for k, v in state.items() if k in inputs}
+        else:
+            value = {c: state[p] for c, p in take_in if p in state}
         try:
             values = await run_child(child, value, ctx)
         except ParentCommand as pc:
             return Command(update=pc.command.update, goto=pc.command.goto)
-        return {k: v for k, v in values.items() if k in parent_channels}
+        if give_back is None:
+            return {k: v for k, v in values.items() if k in parent}
+        return {p: values[c] for p, c in give_back if c in values}
 
     return run_subgraph
+
+
+def _config(spec: ir.NodeSpec) -> ir.SubgraphNodeConfig:
+    try:
+        return ir.SubgraphNodeConfig.model_validate(spec.config)
+    except ValidationError as exc:
+        raise BindError(
+            f"node `{spec.name}` needs a subgraph config "
+            f'({{"graph": "<name>", "input": {{…}}, "output": {{…}}}}): '
+            f"{exc.errors()[0]['msg']}",
+            span=spec.span,
+        ) from None
+
+
+def _input_map(
+    spec: ir.NodeSpec, config: ir.SubgraphNodeConfig, inputs: frozenset[str], parent: frozenset[str]
+) -> tuple[tuple[str, str], ...] | None:
+    """(child channel, parent channel) pairs; each child channel must take input."""
+    if config.input is None:
+        return None
+    for c, p in config.input.items():
+        if c not in inputs:
+            _refuse(
+                spec, f"maps `{p}` into `{c}`, which is not an input channel of `{config.graph}`"
+            )
+        if p not in parent:
+            _refuse(spec, f"maps `{p}` into `{c}`, but `{p}` is not a channel of this graph")
+    return tuple(config.input.items())
+
+
+def _output_map(
+    spec: ir.NodeSpec,
+    config: ir.SubgraphNodeConfig,
+    outputs: frozenset[str],
+    parent: frozenset[str],
+) -> tuple[tuple[str, str], ...] | None:
+    """(parent channel, child channel) pairs; each child channel must be an output."""
+    if config.output is None:
+        return None
+    for p, c in config.output.items():
+        if c not in outputs:
+            _refuse(
+                spec, f"maps `{c}` back into `{p}`, but `{c}` is not an output of `{config.graph}`"
+            )
+        if p not in parent:
+            _refuse(spec, f"maps `{c}` back into `{p}`, which is not a channel of this graph")
+    return tuple(config.output.items())
+
+
+def _refuse(spec: ir.NodeSpec, what: str) -> NoReturn:
+    raise BindError(f"subgraph node `{spec.name}` {what}", span=spec.span)

@@ -71,6 +71,10 @@ class RunConfig:
     recursion_limit: int | None = None  # None: the graph's own bound limit (F1, H2)
     configurable: Mapping[str, Any] = field(default_factory=dict)  # e.g. a per-run model (A4)
     tags: tuple[str, ...] = ()
+    # The run's context (LangGraph's `context=`): read-only values for every node, tool and
+    # middleware of the run and of its subgraphs, checked against `Graph.context`'s schema
+    # before step one. Not saved in checkpoints: a resumed run is given it again.
+    context: Mapping[str, Any] | None = None
 
 
 class RunContext(Protocol):
@@ -84,6 +88,11 @@ class RunContext(Protocol):
     ns: str  # the checkpoint namespace: "" at the top, `node:task_id` inside a subgraph (H3)
     run_id: str  # one id per invoke/stream call (per-run counters: F8/F9)
     store: Store | None  # I1: the run's long-term store; not the checkpointer
+
+    @property
+    def context(self) -> Any:
+        """The run's context (`RunConfig.context`, with its schema's defaults); None: none."""
+        ...
 
     def emit(self, mode: str | StreamMode, payload: Any) -> None:
         """Send a stream event (`messages` deltas, `custom` values) to stream readers."""

@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from agentc.runtime.algo import Task
+from agentc.runtime.barriers import NO_WAITS, Waits
 
 
 class CheckpointSource(str, enum.Enum):
     INPUT = "input"  # the caller's input was applied
     LOOP = "loop"  # a superstep finished
     UPDATE = "update"  # update_state
+    FORK = "fork"  # a replay from an old checkpoint starts its branch (time travel)
 
 
 class WriteKind(str, enum.Enum):
@@ -53,6 +55,9 @@ class Checkpoint:
     next: tuple[Task, ...]
     ran: tuple[str, ...] = ()  # the nodes of the step that made it (update_state's as_node)
     created_at: float = field(default_factory=time.time)
+    # partly filled joins and waiting deferred nodes after this step: saved whole (small),
+    # as JSON (`Waits.to_json`), so a join survives a pause between its sources
+    waits: Waits = NO_WAITS
 
 
 PendingWrite = tuple[str, WriteKind, Any]  # (task id, kind, payload)

@@ -14,6 +14,7 @@ import threading
 from typing import Any
 
 from agentc.runtime.algo import Task
+from agentc.runtime.barriers import Waits
 from agentc.runtime.channels import MISSING, DeltaKind
 from agentc.runtime.serde import decode, encode
 from agentc.runtime.sqlitedb import connect
@@ -146,6 +147,7 @@ def _encode_checkpoint(c: Checkpoint) -> dict[str, Any]:
         "ran": list(c.ran),
         "at": c.created_at,
         "next": [_encode_task(t) for t in c.next],
+        **({"waits": c.waits.to_json()} if c.waits.seen or c.waits.waiting else {}),
     }
 
 
@@ -169,6 +171,7 @@ def _decode_checkpoint(d: dict[str, Any]) -> Checkpoint:
             Task(t[0], t[1], (t[2], t[3]), decode(t[4]) if len(t) > 4 else MISSING)
             for t in d["next"]
         ),
+        waits=Waits.from_json(d.get("waits")),
     )
 
 

@@ -20,7 +20,7 @@ from agentc.runtime import (
     SqliteCheckpointer,
     UnknownStoredTypeError,
 )
-from agentc.runtime.checkpoint import WriteKind
+from agentc.runtime.checkpoint import CheckpointSource, WriteKind
 from agentc.runtime.errors import SerializationError
 from agentc.runtime.serde import register_type
 
@@ -68,13 +68,14 @@ def test_F10_checkpointer_requires_thread_id(store):
 
 
 @pytest.mark.parametrize(
-    "durability,count", [(Durability.SYNC, 8), (Durability.ASYNC, 8), (Durability.EXIT, 1)]
+    "durability,count", [(Durability.SYNC, 9), (Durability.ASYNC, 9), (Durability.EXIT, 1)]
 )
 def test_F11_durability_modes(store, durability, count):
     g = _chat(store)
     out = g.invoke(_hi(3), T, durability=durability)
     history = g.get_state_history(T)
-    assert len(history) == count  # input + 7 steps, or one save at exit
+    # input, START (LangGraph's two checkpoints for an input) + 7 steps, or one save at exit
+    assert len(history) == count
     assert history[0].values == out and history[0].next == ()
 
 
@@ -84,7 +85,7 @@ def test_F11_durability_from_the_file_unless_the_caller_says(store):
     assert len(g.get_state_history(T)) == 1  # the file's `durability: "exit"`
     other = RunConfig(thread_id="other")
     g.invoke(_hi(3), other, durability=Durability.SYNC)
-    assert len(g.get_state_history(other)) == 8  # the caller's choice wins
+    assert len(g.get_state_history(other)) == 9  # the caller's choice wins
 
 
 def _watching(store, nodes):
@@ -121,8 +122,10 @@ def test_F11_async_saves_finished_siblings_only_when_the_step_fails(store, nodes
 def test_every_step_restores_exactly(store):
     g = _chat(store)
     states = [e.values for e in g.stream(_hi(3), T, mode="values")]
-    history = [h.values for h in reversed(g.get_state_history(T))]
-    assert history == states
+    snaps = list(reversed(g.get_state_history(T)))
+    # the input checkpoint holds the state before the input (no values event for it)
+    assert snaps[0].source is CheckpointSource.INPUT and snaps[0].next == ("__start__",)
+    assert [h.values for h in snaps[1:]] == states
     for snap in g.get_state_history(T):  # each checkpoint on its own, by id
         assert g.get_state(snap.config).values == snap.values
 
@@ -138,7 +141,7 @@ def test_state_calls_have_async_forms(store):
         return out, state, history, cfg, await g.aget_state(T)
 
     out, state, history, cfg, after = asyncio.run(main())
-    assert state.values == out and history[0].values == out and len(history) == 6
+    assert state.values == out and history[0].values == out and len(history) == 7
     assert after.next == ("model",) and after.config.checkpoint_id == cfg.checkpoint_id
     assert g.get_state(T) == after  # the sync forms are adapters of the same core
 
@@ -151,7 +154,9 @@ def test_sqlite_stores_each_message_once(tmp_path):
     rows = sqlite3.connect(path).execute("SELECT data FROM checkpoints").fetchall()
     text = "".join(r[0] for r in rows)
     for m in out["messages"]:
-        assert text.count(m.id) == 1, m
+        # the input message twice: held by the input checkpoint's START task (as
+        # LangGraph's `__start__` channel holds it), then in the state; the rest once
+        assert text.count(m.id) == (2 if m.text == "hi" else 1), m
     reopened = SqliteCheckpointer(path)
     assert _chat(reopened).get_state(T).values == out  # a fresh process view restores it
 
@@ -176,9 +181,15 @@ def test_time_travel_forks_from_an_old_checkpoint(store):
     out = g.invoke(None, old.config)  # replays the rest from step 2, as a fork
     assert [m.text for m in out["messages"]] == ["hi", "m0", "t0", "m1", "t1", "m2"]
     history = g.get_state_history(T)
-    assert len(history) == before + 3  # steps 3, 4, 5 again, on a new branch
+    # as LangGraph 1.2.24: a `fork` checkpoint (the old state, one step on) starts the new
+    # branch, then the three steps again
+    assert len(history) == before + 4
     assert history[0].parent_checkpoint_id == history[1].config.checkpoint_id
-    assert history[2].parent_checkpoint_id == old.config.checkpoint_id
+    fork = history[3]
+    assert fork.source is CheckpointSource.FORK and fork.values == old.values
+    assert fork.step == old.step + 1 and fork.next == old.next
+    assert fork.parent_checkpoint_id == old.config.checkpoint_id
+    assert history[2].parent_checkpoint_id == fork.config.checkpoint_id
 
 
 @dataclass

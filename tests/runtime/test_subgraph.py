@@ -35,7 +35,8 @@ def test_H3_child_saves_under_its_own_namespace(nodes):
     g.invoke({"messages": ["hi"]}, T)
     namespaces = {ns for (thread, ns) in memory._ckpts}
     assert "" in namespaces and any(ns.startswith("helper:") for ns in namespaces)
-    assert len(g.get_state_history(T)) == 3  # the parent's history holds only its own steps
+    # the parent's history holds only its own steps: input, START, helper
+    assert len(g.get_state_history(T)) == 4
 
 
 def test_interrupt_inside_subgraph_resumes_through_parent(nodes):

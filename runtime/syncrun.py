@@ -1,0 +1,45 @@
+"""The one sync adapter: running the async core from sync code.
+
+Input: a function making a coroutine. Output: its result. With no event loop running in
+the calling thread, a private per-thread loop runs it (kept for the thread, so a sync
+caller's runs share one loop); called from inside a running loop, it runs on a fresh
+thread with a loop of its own, and the caller waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_local = threading.local()
+
+
+def running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def thread_loop() -> asyncio.AbstractEventLoop:
+    loop = getattr(_local, "loop", None)
+    if loop is None or loop.is_closed():
+        loop = _local.loop = asyncio.new_event_loop()
+    return loop
+
+
+def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a coroutine to completion from sync code."""
+    if running_loop() is None:
+        return thread_loop().run_until_complete(make())
+    with ThreadPoolExecutor(1, thread_name_prefix="agentc-sync") as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()
+
+
+async def collect(agen: AsyncIterator[T]) -> list[T]:
+    return [x async for x in agen]
