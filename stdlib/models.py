@@ -23,6 +23,8 @@ from .providers.resolve import parse_model_string
 __all__ = [
     "ModelChooser",
     "ModelSource",
+    "current_model_dir",
+    "current_model_source",
     "is_configurable",
     "model_source",
     "model_spec_from_string",
@@ -46,21 +48,44 @@ def is_configurable(spec: ModelSpec) -> bool:
 
 # The model a chooser builds, given its graph's name, its spec and a thunk that resolves
 # the real one: `agentc run --record/--replay` wraps or replaces it (cassettes). Read when
-# a chooser is made (bind time), from the context the caller sets with `model_source(...)`.
+# a chooser is made (bind time), and by `init_chat_model` when a model is made or first
+# called, from the context the caller sets with `model_source(...)`.
 ModelSource = Callable[[str, ModelSpec, Callable[[], ChatModel]], ChatModel]
 _MODEL_SOURCE: contextvars.ContextVar[ModelSource | None] = contextvars.ContextVar(
     "agentc_model_source", default=None
 )
+# The directory `scripted:PATH` starts from for models a Python node makes itself
+# (`init_chat_model`): the `.agent` file's, when the caller says so; else the process's.
+_MODEL_DIR: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "agentc_model_dir", default=None
+)
 
 
 @contextlib.contextmanager
-def model_source(source: ModelSource) -> Iterator[None]:
-    """Graphs bound inside this block build their fixed models through `source`."""
-    token = _MODEL_SOURCE.set(source)
+def model_source(source: ModelSource | None, base_dir: str | None = None) -> Iterator[None]:
+    """Graphs bound inside this block build their fixed models through `source`; models
+    `init_chat_model` makes or first calls inside it do too, and read `scripted:PATH`
+    from `base_dir` (the `.agent` file's directory) when it is given. None leaves the
+    outer block's value as it is, so a run can always say `model_source(src, base_dir=d)`."""
+    token = _MODEL_SOURCE.set(source) if source is not None else None
+    dir_token = _MODEL_DIR.set(base_dir) if base_dir is not None else None
     try:
         yield
     finally:
-        _MODEL_SOURCE.reset(token)
+        if dir_token is not None:
+            _MODEL_DIR.reset(dir_token)
+        if token is not None:
+            _MODEL_SOURCE.reset(token)
+
+
+def current_model_source() -> ModelSource | None:
+    """The source set by the innermost `model_source(...)` of this context, if any."""
+    return _MODEL_SOURCE.get()
+
+
+def current_model_dir() -> str | None:
+    """The `.agent` directory set by the innermost `model_source(..., base_dir=…)`."""
+    return _MODEL_DIR.get()
 
 
 @dataclass(slots=True)

@@ -1,64 +1,105 @@
-"""Model and tool nodes for hand-built `graph` blocks.
+"""Model and tool nodes for hand-built `graph` blocks: the factories the IR names.
 
-Input: `node write = model("openai:gpt-4o-mini", prompt: "…", tools: [tools.add])` and
-`node act = tools([tools.add])`, as `ir.NodeSpec`s whose `config` carries `model` (an
-`ir.ModelSpec` as JSON, or the model string), `prompt` and `tools` (`ir.ToolSpec`s as JSON).
-Output: a node that calls the model on the graph's `messages` (system prompt prepended,
-never saved: B1; the tools offered every call: B5) and one that runs every tool call of the
-last AI message concurrently, answers in listed order (E5) — LangGraph's prebuilt ToolNode
-used with `tools_condition`.
+Input: `node write = model("openai:gpt-4o-mini", prompt: "…", input: "…", into: joke)` and
+`node act = tools([tools.add])`, as `ir.NodeSpec`s whose `config` is an
+`ir.ModelNodeConfig` / `ir.ToolNodeConfig` as JSON (read back here, so a config the
+factory cannot read is a bind error naming the node). Output: `graph_model.GraphModelCall`
+(what a LangGraph node calling `model.invoke(…)` / `with_structured_output(…)` does) and a
+`ToolRunner` over the config's `messages` channel — LangGraph's prebuilt ToolNode: every
+call of the last AI message, run concurrently and answered in listed order (E5), a bad
+argument or unknown tool answered as an error tool message (E1, E2), injected state, store,
+tool-call id and runtime (E4), `Command`s from tools (E11) — routed by `tools_condition`.
 """
 
 from __future__ import annotations
 
-from ..ir import JSON, Graph, ModelSpec, NodeSpec, ToolSpec
-from ..runtime.types import BindEnv, factory
-from .agent.model_node import ModelCall
-from .agent.spec import AgentSetupError
-from .agent.tool_node import ToolRunner
-from .agent.tools import bind_tool
-from .messages import SystemMessage
-from .models import ModelChooser, model_spec_from_string
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from ..ir import Graph, HookPoint, ModelNodeConfig, NodeSpec, ToolNodeConfig
+from ..runtime.errors import AgentcRuntimeError, BindError
+from ..runtime.types import BindEnv, RunContext, factory
+from .agent.spec import TOOL_CALL_KEY
+from .agent.tool_node import ToolRunner, Update
+from .agent.tools import bind_output_spec, bind_tool
+from .graph_model import GraphModelCall, bind_wrappers
+from .models import ModelChooser
+from .routing import last_ai_and_tool_messages
 from .tools import Tool
 
-
-def _model_spec(raw: JSON, spec: NodeSpec) -> ModelSpec:
-    if isinstance(raw, dict):
-        return ModelSpec.model_validate(raw)
-    if isinstance(raw, str):
-        return model_spec_from_string(raw, spec.span)
-    raise AgentSetupError(f"model node `{spec.name}` names no model")
+C = TypeVar("C", bound=BaseModel)
 
 
-def _tool_specs(spec: NodeSpec) -> list[ToolSpec]:
-    raw = spec.config.get("tools") or []
-    return [ToolSpec.model_validate(t) for t in raw] if isinstance(raw, list) else []
+def _config(spec: NodeSpec, cls: type[C], what: str) -> C:
+    try:
+        return cls.model_validate(spec.config)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "config"
+        raise BindError(
+            f"{what} node `{spec.name}` cannot read its config: `{where}`: {first.get('msg')}",
+            span=spec.span,
+            help="recompile the .agent file with this agentc version",
+        ) from None
 
 
-def _provider_tools(spec: NodeSpec) -> tuple[dict[str, JSON], ...]:
-    raw = spec.config.get("provider_tools") or []
-    return tuple(t for t in raw if isinstance(t, dict)) if isinstance(raw, list) else ()
+def _tools(specs: list[Any], env: BindEnv) -> dict[str, Tool]:
+    by_name: dict[str, Tool] = {}
+    for t in specs:  # A7: the last tool of a name wins
+        by_name[t.name] = bind_tool(t, env)
+    return by_name
 
 
 @factory
-def model_node(spec: NodeSpec, graph: Graph, env: BindEnv) -> ModelCall:
-    prompt = spec.config.get("prompt")
-    return ModelCall(
-        chooser=ModelChooser(
-            _model_spec(spec.config.get("model"), spec),
-            env.base_dir,
-            graph=f"{graph.name}.{spec.name}",
-        ),
-        system=SystemMessage.model_validate({"content": prompt}) if prompt is not None else None,
-        tools=[bind_tool(t, env) for t in _tool_specs(spec)],  # offered as definitions (B5)
-        provider_tools=_provider_tools(spec),
-        output=None,
+def model_node(spec: NodeSpec, graph: Graph, env: BindEnv) -> GraphModelCall:
+    config = _config(spec, ModelNodeConfig, "model")
+    return GraphModelCall(
+        spec.name,
+        config,
+        ModelChooser(config.model, env.base_dir, graph=f"{graph.name}.{spec.name}"),
+        tools=list(_tools(list(config.tools), env).values()),  # offered every call (B5)
+        output=bind_output_spec(config.output, env) if config.output is not None else None,
+        wrappers=bind_wrappers(config.wrap, env, HookPoint.WRAP_MODEL_CALL, spec.name),
     )
+
+
+class ToolNodeError(AgentcRuntimeError):
+    """A graph tools node reached with no AI message to run the calls of."""
+
+    code = "tool-node-failed"
+
+
+class GraphToolRunner(ToolRunner):
+    """LangGraph's ToolNode: a conversation without an AI message is an error (its
+    "No AIMessage found in input"); an AI message without calls answers nothing."""
+
+    def __init__(
+        self,
+        node: str,
+        config: ToolNodeConfig,
+        tools: Mapping[str, Tool],
+        wrappers: list[object],
+    ) -> None:
+        super().__init__(tools, wrappers, messages=config.messages)
+        self.node, self.span = node, config.span
+
+    async def __call__(self, state: Mapping[str, Any], ctx: RunContext) -> Update:
+        if TOOL_CALL_KEY not in state:
+            ai, _ = last_ai_and_tool_messages(state.get(self.messages) or ())
+            if ai is None:
+                raise ToolNodeError(
+                    f"tools node `{self.node}` found no AI message in `{self.messages}` "
+                    "to run the tool calls of",
+                    span=self.span,
+                    help="route to this node after a model node, e.g. with `tools_condition`",
+                )
+        return await super().__call__(state, ctx)
 
 
 @factory
 def tool_node(spec: NodeSpec, graph: Graph, env: BindEnv) -> ToolRunner:
-    by_name: dict[str, Tool] = {}
-    for t in _tool_specs(spec):  # A7: the last tool of a name wins
-        by_name[t.name] = bind_tool(t, env)
-    return ToolRunner(by_name)
+    config = _config(spec, ToolNodeConfig, "tools")
+    wraps = bind_wrappers(config.wrap, env, HookPoint.WRAP_TOOL_CALL, spec.name)
+    return GraphToolRunner(spec.name, config, _tools(list(config.tools), env), wraps)

@@ -312,6 +312,11 @@ def handle_provider_strategy(out: StructuredOutput, reply: AIMessage) -> Outcome
     """G6: a native answer that is not JSON or does not fit raises at once."""
     if reply.tool_calls:
         return Outcome((reply,))
+    return Outcome((reply,), parse_native(out, reply))
+
+
+def parse_native(out: StructuredOutput, reply: AIMessage) -> Any:
+    """G6: the reply's text as JSON, checked by the (first) schema; raises when it fails."""
     schema = out.schemas[0]
     try:
         try:
@@ -324,4 +329,27 @@ def handle_provider_strategy(out: StructuredOutput, reply: AIMessage) -> Outcome
         value = schema.parse(data)
     except Exception as exc:
         raise StructuredOutputValidationError(schema.name, exc, reply) from exc
-    return Outcome((reply,), value)
+    return value
+
+
+# ---------------------------------------------------------------- one reply, read once
+
+
+def parse_answer(out: StructuredOutput, strategy: OutputStrategy, reply: AIMessage) -> Any:
+    """A reply read the way LangChain's `model.with_structured_output(S)` reads it: the
+    FIRST schema tool call's arguments (tool strategy; its parser's `first_tool_only`), or
+    the reply's text as JSON (provider strategy), checked by the schema (G3). No tool
+    message is made and nothing is retried (G4 is the agent's loop, not this call's);
+    None when the reply holds no answer (LangChain's parser returns None too)."""
+    if strategy is OutputStrategy.TOOL:
+        call = next((c for c in reply.tool_calls if c.name in out.tool_names), None)
+        if call is None:
+            return None
+        schema = next(s for s in out.schemas if s.name == call.name)
+        try:
+            return schema.parse(call.args)
+        except Exception as source:
+            raise StructuredOutputValidationError(call.name, source, reply) from source
+    if reply.tool_calls and not reply.text:
+        return None
+    return parse_native(out, reply)

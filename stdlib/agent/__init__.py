@@ -46,6 +46,7 @@ from .tool_node import ToolRunner, as_update, tool_node
 from .tools import (
     MCP_TOOLSET,
     bind_output,
+    bind_output_spec,
     bind_tool,
     bind_tools,
     mcp_toolset,
@@ -69,6 +70,7 @@ __all__ = [
     "all_tool_specs",
     "as_update",
     "bind_output",
+    "bind_output_spec",
     "bind_tool",
     "bind_tools",
     "hook_node",

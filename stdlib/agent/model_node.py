@@ -29,7 +29,7 @@ from ..middleware.binding import bound_middleware
 from ..middleware.chain import ModelHandler, model_chain
 from ..models import ModelChooser
 from ..providers.assemble import Assembler
-from ..providers.base import ChatModel, MessageDelta, ModelRequest, ToolDefinition
+from ..providers.base import ChatModel, MessageDelta, ModelRequest, ToolChoice, ToolDefinition
 from ..structured_output import (
     StructuredOutput,
     handle_provider_strategy,
@@ -56,6 +56,63 @@ def split_tools(
         if not isinstance(t, dict)
     )
     return local, tuple(t for t in tools if isinstance(t, dict))
+
+
+def build_request(
+    model: ChatModel,
+    messages: tuple[BaseMessage, ...],
+    tools: tuple[ToolDefinition, ...],
+    provider: tuple[dict[str, Any], ...],
+    choice: ToolChoice,
+    output: StructuredOutput | None,
+    options: dict[str, Any],
+) -> tuple[ModelRequest, OutputStrategy | None]:
+    """The provider's request, with structured output asked for as its strategy says."""
+    fmt, strategy = None, None  # B6: the tool choice as given
+    if output is not None:
+        strategy = output.effective(model.profile, model.name, bool(tools or provider))
+        if strategy is OutputStrategy.TOOL:  # G5
+            tools, choice = tools + output.tools(), "any"  # B7, C3
+        else:
+            fmt = output.response_format()  # B7
+    request = ModelRequest(
+        messages=messages,
+        tools=tools,
+        provider_tools=provider,
+        tool_choice=choice,
+        response_format=fmt,
+        options=options,
+    )
+    return request, strategy
+
+
+async def generate_reply(
+    model: ChatModel,
+    request: ModelRequest,
+    ctx: RunContext | None,
+    watchers: Sequence[StreamWatcher] = (),
+) -> AIMessage:
+    """The reply; streamed as `messages` events when a reader asked for them (with
+    streamed text scrubbed by PII middleware first, D16)."""
+    if ctx is None or not ctx.streams(StreamMode.MESSAGES):
+        return await model.generate(request)
+    acc = Assembler()
+    scrubbers = [s for w in watchers if (s := w.stream_scrubber()) is not None]
+    async for delta in model.stream(request):
+        acc.add(delta)
+        if scrubbers and delta.text:
+            text = delta.text
+            for s in scrubbers:
+                text = s.feed(text)
+            delta = dataclasses.replace(delta, text=text)
+        ctx.emit(StreamMode.MESSAGES, delta)
+    if scrubbers:
+        rest = ""
+        for s in scrubbers:
+            rest = s.feed(rest) + s.flush() if rest else s.flush()
+        if rest:
+            ctx.emit(StreamMode.MESSAGES, MessageDelta(text=rest))
+    return acc.message()
 
 
 class ModelCall:
@@ -86,52 +143,24 @@ class ModelCall:
         self.scans: dict[int, RepairScan] = {}
 
     def provider_request(self, req: mw.ModelRequest) -> tuple[ModelRequest, OutputStrategy | None]:
-        model = req.model
         messages = (
             (req.system_message, *req.messages) if req.system_message else tuple(req.messages)
         )  # B1, B2
         tools, provider = split_tools(req.tools)  # B5, A8
-        choice, fmt, strategy = req.tool_choice, None, None  # B6
-        output = req.response_format
-        if output is not None:
-            strategy = output.effective(model.profile, model.name, bool(tools or provider))
-            if strategy is OutputStrategy.TOOL:  # G5
-                tools, choice = tools + output.tools(), "any"  # B7, C3
-            else:
-                fmt = output.response_format()  # B7
-        return ModelRequest(
-            messages=messages,
-            tools=tools,
-            provider_tools=provider,
-            tool_choice=choice,
-            response_format=fmt,
-            options=dict(req.model_settings),
-        ), strategy
+        return build_request(
+            req.model,
+            messages,
+            tools,
+            provider,
+            req.tool_choice,
+            req.response_format,
+            dict(req.model_settings),
+        )
 
     async def generate(
         self, model: ChatModel, request: ModelRequest, ctx: RunContext | None
     ) -> AIMessage:
-        """The reply; streamed as `messages` events when a reader asked for them (with
-        streamed text scrubbed by PII middleware first, D16)."""
-        if ctx is None or not ctx.streams(StreamMode.MESSAGES):
-            return await model.generate(request)
-        acc = Assembler()
-        scrubbers = [s for w in self.watchers if (s := w.stream_scrubber()) is not None]
-        async for delta in model.stream(request):
-            acc.add(delta)
-            if scrubbers and delta.text:
-                text = delta.text
-                for s in scrubbers:
-                    text = s.feed(text)
-                delta = dataclasses.replace(delta, text=text)
-            ctx.emit(StreamMode.MESSAGES, delta)
-        if scrubbers:
-            rest = ""
-            for s in scrubbers:
-                rest = s.feed(rest) + s.flush() if rest else s.flush()
-            if rest:
-                ctx.emit(StreamMode.MESSAGES, MessageDelta(text=rest))
-        return acc.message()
+        return await generate_reply(model, request, ctx, self.watchers)
 
     async def execute(self, req: mw.ModelRequest) -> ModelResponse:
         """The innermost handler: one provider call and its structured answer (G1–G8)."""

@@ -43,8 +43,14 @@ class ToolRunner:
     the innermost handler, as langchain 1.4.10's ToolNode does.
     """
 
-    def __init__(self, tools: Mapping[str, Tool], wrappers: Sequence[object] = ()) -> None:
+    def __init__(
+        self,
+        tools: Mapping[str, Tool],
+        wrappers: Sequence[object] = (),
+        messages: str = "messages",
+    ) -> None:
         self.tools = dict(tools)
+        self.messages = messages  # the channel read for calls and written with answers
         self.runtime_tools = tuple(self.tools.values())
         self.handler: ToolHandler | None = tool_chain(wrappers, self.execute) if wrappers else None
         self.mcp: McpToolset | None = None  # A9: merged in once, at the first call
@@ -59,16 +65,21 @@ class ToolRunner:
             await self._merge_mcp(self.mcp)
         calls, view = self._calls(state)
         env = CallEnv(state=view, config=ctx.config, store=ctx.store, context=ctx)
+        key = self.messages
         if len(calls) == 1:
-            return as_update(await self.run_one(calls[0], env))
+            return as_update(await self.run_one(calls[0], env), key)
         results = await asyncio.gather(*(self.run_one(c, env) for c in calls))
-        return _merge_updates([as_update(r) for r in results])  # E5: in listed order
+        return _merge_updates([as_update(r, key) for r in results], key)  # E5: listed order
 
     def _calls(self, state: Mapping[str, Any]) -> tuple[list[ToolCall], Mapping[str, Any]]:
         if TOOL_CALL_KEY in state:
             return [state[TOOL_CALL_KEY]], state.get(STATE_KEY) or {}
-        ai, _ = last_ai_and_tool_messages(state.get("messages") or [])
-        return (list(ai.tool_calls) if ai else []), state
+        return self.last_calls(state), state
+
+    def last_calls(self, state: Mapping[str, Any]) -> list[ToolCall]:
+        """Every call of the last AI message of the conversation (none without one)."""
+        ai, _ = last_ai_and_tool_messages(state.get(self.messages) or [])
+        return list(ai.tool_calls) if ai else []
 
     async def run_one(self, call: ToolCall, env: CallEnv) -> ToolResult:
         if self.handler is None:
@@ -116,18 +127,18 @@ def _call_env(request: ToolCallRequest) -> CallEnv:
     return CallEnv(state=request.state)
 
 
-def as_update(result: ToolResult) -> Update:
+def as_update(result: ToolResult, key: str = "messages") -> Update:
     """A tool's answer as a node update: messages in a dict, Commands as they are."""
     if isinstance(result, ToolMessage):
-        return {"messages": [result]}
+        return {key: [result]}
     if isinstance(result, list):
-        return [{"messages": [r]} if isinstance(r, ToolMessage) else r for r in result]
+        return [{key: [r]} if isinstance(r, ToolMessage) else r for r in result]
     return result
 
 
-def _merge_updates(updates: list[Update]) -> Update:
-    if all(isinstance(u, dict) and set(u) == {"messages"} for u in updates):
-        return {"messages": [m for u in updates if isinstance(u, dict) for m in u["messages"]]}
+def _merge_updates(updates: list[Update], key: str = "messages") -> Update:
+    if all(isinstance(u, dict) and set(u) == {key} for u in updates):
+        return {key: [m for u in updates if isinstance(u, dict) for m in u[key]]}
     flat: list[Any] = []
     for u in updates:
         flat.extend(u if isinstance(u, list) else [u])

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ...ir import AgentSpec, Graph, OutputStrategy, ToolSpec
+from ...ir import AgentSpec, Graph, OutputSpec, OutputStrategy, ToolSpec
 from ...runtime.types import BindEnv, Slot
 from ..middleware.binding import BoundMiddleware, bound_middleware
 from ..structured_output import OutputSchema, StructuredOutput, schema_from_spec
@@ -74,15 +74,18 @@ def bind_tools(graph: Graph, env: BindEnv) -> list[Tool]:
 
 def bind_output(agent: AgentSpec, env: BindEnv) -> StructuredOutput | None:
     """The agent's `output` clause with its schemas bound (B7), or None."""
-    if agent.output is None:
-        return None
+    return None if agent.output is None else bind_output_spec(agent.output, env)
+
+
+def bind_output_spec(output: OutputSpec, env: BindEnv) -> StructuredOutput:
+    """An `output` clause (an agent's, or a graph model node's) with its schemas bound."""
     schemas: dict[str, OutputSchema] = {}
-    for name in agent.output.schemas:
+    for name in output.schemas:
         spec = next((s for s in env.program.schemas if s.name == name), None)
         if spec is None:
             raise AgentSetupError(f"output schema `{name}` is not declared in the program")
         schemas[name] = schema_from_spec(spec, env.load)
-    return StructuredOutput.from_spec(agent.output, schemas)
+    return StructuredOutput.from_spec(output, schemas)
 
 
 def structured_names(agent: AgentSpec, env: BindEnv) -> frozenset[str]:

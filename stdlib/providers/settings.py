@@ -83,6 +83,18 @@ def settings_from_spec(spec: ModelSpec, auth: AuthStyle) -> ModelSettings:
     )
 
 
+def check_client_options(options: Mapping[str, Any]) -> None:
+    """The client options' types, checked without reading a key or the environment (for a
+    model made in Python: `init_chat_model`); a bad one is a `ModelOptionError`."""
+    opts = dict(options)
+    for key in ("api_key_env", "base_url"):
+        _opt_str(opts, key)
+    for key in ("timeout", "connect_timeout", "max_retries"):
+        _opt_float(opts, key, None)
+    _opt_headers(opts)
+    _opt_rate_limit(opts)
+
+
 def read_api_key(provider: str, env_var: str | None, required: bool = True) -> str | None:
     """The key from `env_var`; a missing one is a clear error naming the variable."""
     if env_var is None:
