@@ -1,28 +1,60 @@
 """agentc: a graph-definition language for LLM agents.
 
 `agentc.load("file.agent")` compiles a file and returns its graphs ready to invoke,
-`agentc.load_agent("file.agent", "name")` one of them (agentc/api.py).
+`agentc.load_agent("file.agent", "name")` one of them (agentc/api.py). A graph's Python
+nodes use the same names LangGraph's do: `agentc.Command`, `agentc.Send`,
+`agentc.interrupt`, `agentc.get_stream_writer()`, `agentc.get_store()`,
+`agentc.get_config()`, `agentc.get_context()`, and `agentc.models.init_chat_model(...)`.
 
-Input: nothing at import. Output: `__version__`, and `load` / `load_agent` on first use.
+Input: nothing at import. Output: `__version__`, and the names above on first use.
 Invariants: importing `agentc` imports neither the compiler nor the runtime, so
 `agentc check` never pays for the runtime.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from .version import __version__
 
 if TYPE_CHECKING:  # the checker sees the real signatures; at run time `__getattr__` loads them
     from .api import load, load_agent
+    from .runtime.context import get_config, get_context, get_store, get_stream_writer, interrupt
+    from .runtime.types import Command, RunConfig, Send
 
-__all__ = ["__version__", "load", "load_agent"]
+# name → the module that defines it, imported on first use
+_LAZY = {
+    "load": "agentc.api",
+    "load_agent": "agentc.api",
+    "Command": "agentc.runtime.types",
+    "Send": "agentc.runtime.types",
+    "RunConfig": "agentc.runtime.types",
+    "interrupt": "agentc.runtime.context",
+    "get_stream_writer": "agentc.runtime.context",
+    "get_store": "agentc.runtime.context",
+    "get_config": "agentc.runtime.context",
+    "get_context": "agentc.runtime.context",
+}
+
+__all__ = [
+    "Command",
+    "RunConfig",
+    "Send",
+    "__version__",
+    "get_config",
+    "get_context",
+    "get_store",
+    "get_stream_writer",
+    "interrupt",
+    "load",
+    "load_agent",
+]
+assert set(__all__) == {"__version__", *_LAZY}
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("load", "load_agent"):
-        from . import api
-
-        return getattr(api, name)
-    raise AttributeError(f"module 'agentc' has no attribute {name!r}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agentc' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

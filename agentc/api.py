@@ -3,7 +3,9 @@
 Input: a path to an `.agent` file. Output: `load(path)` → `{graph name: CompiledGraph}` (every
 `agent` and `graph` block, qualified names for used files' graphs), `load_agent(path, name)`
 → one of them. A file with errors raises `LoadError`, whose message is every diagnostic
-rendered as `agentc check` prints it.
+rendered as `agentc check` prints it. Without a name, `choose_graph` (what `agentc run`
+uses too) takes the file's only graph, else the one no other graph uses (a supervisor, not
+its sub-agents), else raises `PickError` listing the names.
 
 `compile_cached(path)` (what `agentc run` uses) serves the IR of a file that compiled from
 the on-disk cache of `agentc/ircache.py` (keyed by the file, the installed version and the
@@ -14,6 +16,7 @@ module imports neither the compiler nor the runtime (each loads on first use, so
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,8 +32,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NO_CACHE_ENV",
+    "Choice",
     "LoadError",
+    "PickError",
     "bind",
+    "choose_graph",
     "compile_cached",
     "compile_program",
     "load",
@@ -110,27 +116,94 @@ def load_agent(
     checkpointer: Checkpointer | None = None,
     store: Store | None = None,
 ) -> CompiledGraph:
-    """One graph of the file: `name`, or the only (else the first `agent`) graph. `store`:
-    the long-term store its tools and middleware use (I1), else the file's `store …`."""
+    """One graph of the file: `name`, or the only one, or the one no other graph uses (a
+    supervisor, not its sub-agents; `PickError` when that is not one). `store`: the
+    long-term store its tools and middleware use (I1), else the file's `store …`."""
     program = compile_program(path)
     graph = pick_graph(program, name, str(path))
     return bind(program, graph.name, str(Path(path).resolve().parent), checkpointer, store)
 
 
-def pick_graph(program: ir.Program, name: str | None, path: str) -> ir.Graph:
-    """The graph named `name`; without a name the file's only graph, else its first agent."""
-    import agentc.ir as ir
+class PickError(LoadError):
+    """No graph to run without `--agent` / a name, or a name the file does not declare."""
 
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The graph to run, and whether it was chosen for the caller among several."""
+
+    graph: ir.Graph
+    runnable: tuple[str, ...]  # the file's own agents and graphs, in file order
+    defaulted: bool = False  # True: several were runnable and this is the one nothing uses
+
+
+def pick_graph(program: ir.Program, name: str | None, path: str) -> ir.Graph:
+    """The graph named `name`; without a name, `choose_graph`'s choice."""
+    return choose_graph(program, name, path).graph
+
+
+def choose_graph(program: ir.Program, name: str | None, path: str) -> Choice:
+    """The graph named `name`. Without a name: the file's only agent or graph, else the one
+    of them that no other graph of the program uses (as a subgraph or agent node, or as an
+    agent tool: a supervisor, not its sub-agents); `PickError` when that is not one graph."""
+    local = tuple(g.name for g in program.graphs if "." not in g.name)
     if name is not None:
         for g in program.graphs:
             if g.name == name:
-                return g
-        names = ", ".join(f"`{g.name}`" for g in program.graphs) or "none"
-        raise LoadError(f"{path} declares no agent or graph `{name}`; it declares {names}")
-    local = [g for g in program.graphs if "." not in g.name]
+                return Choice(g, local)
+        raise PickError(_unknown(program, name, path))
     if not local:
-        raise LoadError(f"{path} declares no agent or graph to run")
+        raise PickError(f"{path} declares no agent or graph to run")
     if len(local) == 1:
-        return local[0]
-    agents = [g for g in local if g.kind is ir.GraphKind.AGENT]
-    return (agents or local)[0]
+        return Choice(program.graph(local[0]), local)
+    used = used_graphs(program)
+    roots = [n for n in local if n not in used]
+    if len(roots) == 1:
+        return Choice(program.graph(roots[0]), local, defaulted=True)
+    raise PickError(_ambiguous(path, local, roots))
+
+
+def used_graphs(program: ir.Program) -> set[str]:
+    """Names of the graphs another graph runs: subgraph/agent nodes and agents as tools."""
+    import agentc.ir as ir
+
+    used: set[str] = set()
+    for g in program.graphs:
+        tools = list(g.agent.tools) if g.agent is not None else []
+        used.update(t.agent for t in tools if t.agent)
+        for node in g.nodes:
+            if node.kind in (ir.NodeKind.SUBGRAPH, ir.NodeKind.AGENT) and "graph" in node.config:
+                used.add(ir.SubgraphNodeConfig.model_validate(node.config).graph)
+            used.update(_tool_agents(node.config.get("tools")))
+    return used
+
+
+def _tool_agents(tools: object) -> list[str]:
+    """The agents among a model or tools node's `tools` (ToolSpec dicts in its config)."""
+    if not isinstance(tools, list):
+        return []
+    return [t["agent"] for t in tools if isinstance(t, dict) and isinstance(t.get("agent"), str)]
+
+
+def _unknown(program: ir.Program, name: str, path: str) -> str:
+    from agentc.dsl.suggest import suggest
+
+    names = [g.name for g in program.graphs]
+    near = suggest(name, names)
+    guess = f"; did you mean `{near}`?" if near else "."
+    listed = ", ".join(f"`{n}`" for n in names) or "none"
+    return f"{path} declares no agent or graph `{name}`{guess} It declares {listed}."
+
+
+def _ambiguous(path: str, local: tuple[str, ...], roots: list[str]) -> str:
+    listed = ", ".join(f"`{n}`" for n in (roots or local))
+    why = (
+        f"{len(roots)} agents and graphs that no other uses"
+        if roots
+        else "agents and graphs that all use one another"
+    )
+    first = (roots or list(local))[0]
+    return (
+        f"{path} declares {why} ({listed}), so which to run is unclear; "
+        f"pick one with --agent NAME (e.g. --agent {first})"
+    )

@@ -1,16 +1,22 @@
 """`agentc run FILE`: run an agent or graph and print a readable transcript.
 
 Input: an `.agent` file and the user's input (`--input`, `--input-file`, or stdin when it is
-not a terminal). Output on stdout: who said what, tool calls with their arguments, tool
-results, each task's own time (measured from the moment its step started to the moment the
-task finished, as the runtime reports them) and token usage where known, then the final
-answer (or the structured response). `--json` prints the final state as JSON and nothing
+not a terminal): text is the user's message, a JSON object sets input channels (agents and
+graphs alike), as `--set KEY=VALUE` does; `--context '{…}'` is the run context. Without
+`--agent`, a file with several agents and graphs runs the one no other uses (and says so on
+stderr), else refuses with the names. Output on stdout: who said what, each node's update
+(the channels it wrote), tool calls with their arguments, tool results, each task's own
+time (measured from the moment its step started to the moment the task finished, as the
+runtime reports them) and token usage where known, then the final answer (or the
+structured response). `--json` prints the final state as JSON and nothing
 else on stdout. `--stream` prints model text and tool-call arguments as they arrive.
 `--record FILE` saves every exchange with the agent's model to a cassette (keys never
 written), `--replay FILE` serves them back with no network and no key.
 
 Exit codes: 0 success; 1 the file does not compile or the run fails (one clear paragraph,
-no traceback; `--verbose` adds it); 2 usage errors and unreadable files. `--thread ID`
+no traceback; `--verbose` adds it); 2 usage errors (unknown or ambiguous `--agent`, input
+channels the graph does not take or values not of their type, a `--context` that does not fit
+the graph's context schema) and unreadable files, checked before anything runs. `--thread ID`
 continues a saved conversation: when the file declares no checkpointer the CLI keeps
 threads in the embedded SQLite store `.agentc/state.db` under the current directory. At an
 interrupt the question is printed and, on a terminal (or with `--decisions FILE`), the
@@ -18,7 +24,7 @@ answer is read and the run resumed.
 
 Input: the parsed command line (`add_arguments`). Output: the exit code of `run(args)` and
 the transcript on stdout. Invariants: this module sequences the rooms of `agentc/runner/`
-(inputs → session → transcript → summary) and owns only the exit codes; nothing is
+(inputs → given → session → transcript → summary) and owns only the exit codes; nothing is
 imported from the runtime until the command line has been checked.
 """
 
@@ -27,15 +33,21 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from .api import LoadError, compile_cached, pick_graph
+from .api import LoadError, PickError, choose_graph, compile_cached
 from .runner.cassettes import cassette_source
 from .runner.errors import UsageError, describe_error
-from .runner.inputs import check_files, read_input, run_input, with_model
+from .runner.given import context_value, input_value, parse_sets, split_input
+from .runner.inputs import check_files, read_input, with_model
+from .runner.lines import input_lines
 from .runner.session import bind, drive
 from .runner.summary import finish, print_budgets, show_endpoints
 from .runner.transcript import Transcript
+
+if TYPE_CHECKING:
+    import agentc.ir as ir
+    from agentc.stdlib.models import ModelSource
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,11 +55,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agent",
         metavar="NAME",
-        help="which agent or graph (default: the only one, else the first agent)",
+        help="which agent or graph (default: the only one, else the one no other uses)",
     )
     src = parser.add_mutually_exclusive_group()
-    src.add_argument("--input", metavar="TEXT", help="the user's message")
-    src.add_argument("--input-file", metavar="F", help="read the user's message from F")
+    src.add_argument(
+        "--input",
+        metavar="TEXT",
+        help='the user\'s message, or a JSON object of input channels (\'{"topic": "cats"}\')',
+    )
+    src.add_argument("--input-file", metavar="F", help="read --input's text or JSON from F")
+    parser.add_argument(
+        "--set",
+        metavar="KEY=VALUE",
+        action="append",
+        help="set input channel KEY (VALUE read as JSON when it parses, else text); repeatable",
+    )
+    parser.add_argument(
+        "--context",
+        metavar="JSON",
+        help='the run context, a JSON object nodes read as ctx.context (\'{"user_id": "u1"}\')',
+    )
     parser.add_argument("--thread", metavar="ID", help="continue (or start) this saved thread")
     parser.add_argument(
         "--model", metavar="SPEC", help="run with this model instead (e.g. openai:gpt-4o-mini)"
@@ -105,33 +132,84 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     check_files(args)
-    text = read_input(args)
+    text, channels = split_input(read_input(args))
+    sets = parse_sets(args.set)
     try:
         program = compile_cached(args.file)
-        graph = pick_graph(program, args.agent, args.file)
     except LoadError as exc:
         print(str(exc), file=sys.stderr)
         return 1
+    graph = _chosen(program, args)
+    value = input_value(program, graph, text, channels, sets, resuming=args.thread is not None)
+    context = context_value(program, graph, args.context)
     base_dir = str(Path(args.file).resolve().parent)
     if args.model:
         program = with_model(program, graph.name, args.model)
-    compiled, config = bind(program, graph, base_dir, args.thread, cassette_source(args, graph))
-    value = run_input(graph, text, resuming=args.thread is not None)
+    source = cassette_source(args, graph)
+    from agentc.stdlib.models import model_source  # the runtime's import: paid by runs only
+
+    # The whole run sits inside the cassette source and the file's directory, so a model a
+    # Python node makes mid-run (`agentc.models.init_chat_model`) is recorded / replayed and
+    # finds `scripted:PATH` beside the `.agent` file, as the file's own model strings do.
+    with model_source(source, base_dir=base_dir):
+        return _bound_run(args, out, program, graph, value, context, base_dir, source)
+
+
+def _bound_run(
+    args: argparse.Namespace,
+    out: TextIO,
+    program: ir.Program,
+    graph: ir.Graph,
+    value: dict[str, Any] | None,
+    context: dict[str, Any] | None,
+    base_dir: str,
+    source: ModelSource | None,
+) -> int:
+    compiled, config = bind(program, graph, base_dir, args.thread, source, context)
+    printer = _printer(args, graph, out)
     if not args.json:
         if args.verbose:
             show_endpoints(graph, out)
-        if text is not None and value is not None and "messages" in value:
-            print(f"you: {text}", file=out)
-    printer = Transcript(
-        out,
-        quiet=args.json,
-        stream=args.stream and not args.json,
-        decisions=args.decisions,
-        full=args.verbose,
-    )
+        for line in input_lines(value, printer.conversations):
+            print(line, file=out)
     durability = args.durability or graph.checkpoint.durability or "sync"
     result = drive(compiled, value, config, printer, durability)
     code = finish(result, args, out, config, printer)
     if not args.json:
         print_budgets(compiled, config, out)
     return code
+
+
+def _chosen(program: ir.Program, args: argparse.Namespace) -> ir.Graph:
+    """`--agent NAME`, else the file's only graph or the one no other uses (said on
+    stderr); an unknown or unclear choice is a usage error."""
+    try:
+        choice = choose_graph(program, args.agent, args.file)
+    except PickError as exc:
+        raise UsageError(str(exc)) from None
+    if choice.defaulted:
+        others = ", ".join(n for n in choice.runnable if n != choice.graph.name)
+        print(
+            f"running `{choice.graph.name}`, the one agent or graph no other uses; "
+            f"run another with --agent NAME ({others})",
+            file=sys.stderr,
+        )
+    return choice.graph
+
+
+CALLERS = frozenset({"model", "agent", "subgraph"})  # node kinds whose AI messages are calls
+
+
+def _printer(args: argparse.Namespace, graph: ir.Graph, out: TextIO) -> Transcript:
+    block = graph.agent is None  # a `graph` block, not an agent's template
+    return Transcript(
+        out,
+        quiet=args.json,
+        stream=args.stream and not args.json,
+        decisions=args.decisions,
+        full=args.verbose,
+        graph_block=block,
+        conversations=frozenset(c.name for c in graph.state if c.type.display == "messages"),
+        callers=frozenset(n.name for n in graph.nodes if n.kind.value in CALLERS),
+        model_nodes=frozenset(n.name for n in graph.nodes if block and n.kind.value == "model"),
+    )

@@ -2,18 +2,18 @@
 
 Input: the parsed command line. Output: `check_files` (raises `UsageError` before any work
 when a named file cannot be read or the cassette cannot be written), `read_input` (the
-user's text from `--input`, `--input-file` or a piped stdin), `run_input` (that text as the
-graph's input value), `with_model` (the program with `--model` in place of the agent's
-model). Invariants: nothing is compiled or run here; a terminal stdin is never read.
+user's text from `--input`, `--input-file` or a piped stdin, which is not read with
+`--set`; `given.py` reads it as a message or as channel values), `with_model` (the program
+with `--model` in place of the agent's model). Invariants: nothing is compiled or run here;
+a terminal stdin is never read.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .errors import UsageError
 
@@ -58,35 +58,12 @@ def read_input(args: argparse.Namespace) -> str | None:
             return Path(args.input_file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read the input file {args.input_file!r}: {exc}") from None
-    if not sys.stdin.isatty():
+    if not sys.stdin.isatty() and not getattr(args, "set", None):
+        # with --set the command line says what the run starts from: a script that runs
+        # `agentc run … --set k=v` with an open stdin must not wait on it
         data = sys.stdin.read()
         return data if data.strip() else None
     return None
-
-
-def run_input(graph: ir.Graph, text: str | None, resuming: bool) -> dict[str, Any] | None:
-    """The run's input: a user message for graphs with `messages`; for other graphs the
-    text is their input state as a JSON object (or nothing: the channels' defaults)."""
-    if any(c.name == "messages" for c in graph.state):
-        return None if text is None else {"messages": [{"role": "user", "content": text}]}
-    if text is None:
-        return None if resuming else {}
-    try:
-        value = json.loads(text)
-    except ValueError:
-        value = None
-    if not isinstance(value, dict):
-        raise UsageError(_not_an_object(graph))
-    return value
-
-
-def _not_an_object(graph: ir.Graph) -> str:
-    names = ", ".join(c.name for c in graph.state if c.input) or "none"
-    return (
-        f"`{graph.name}` has no `messages` channel, so its input is a JSON "
-        f"object of its state channels ({names}), e.g. --input "
-        f"'{{\"{next((c.name for c in graph.state if c.input), 'key')}\": …}}'"
-    )
 
 
 def with_model(program: ir.Program, graph_name: str, spec_text: str) -> ir.Program:

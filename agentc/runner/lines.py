@@ -1,7 +1,8 @@
 """How one message or value reads in the transcript, whole or while it streams.
 
 Input: messages of the run (`ai`, `tool`, …) and streamed model deltas. Output:
-`render_message` → the message's lines; `LiveMessage` writes `ai: ` text and
+`render_message` → the message's lines; `input_lines` → what the caller gave the run;
+`LiveMessage` writes `ai: ` text and
 `ai → name(` argument fragments as they arrive and says (`LiveShown`) what was already shown,
 so a streamed message is never printed twice; `clip` shortens long text unless `--verbose`.
 Invariants: tool-call arguments are shown as JSON; a clipped line says how much it left out.
@@ -103,3 +104,21 @@ def show(value: Any) -> str:
 def usage_text(m: Any) -> str:
     usage = getattr(m, "usage_metadata", None)
     return f" · {usage.input_tokens}→{usage.output_tokens} tokens" if usage else ""
+
+
+def input_lines(value: dict[str, Any] | None, conversations: frozenset[str]) -> list[str]:
+    """What the caller gave the run: `you: …` for each user message (others as the
+    transcript shows them), then `you → topic = cats · n = 2` for the other channels."""
+    from agentc.stdlib.messages import coerce_messages
+
+    lines: list[str] = []
+    writes: list[str] = []
+    for key, v in (value or {}).items():
+        if key not in conversations:
+            writes.append(f"{key} = {clip(show(v))}")
+            continue
+        for m in coerce_messages(v):  # checked readable before the run (given.py)
+            human = getattr(m, "type", None) == "human"  # each message class fixes its type
+            said = [f"you: {show(m.content)}"] if human else render_message(m)
+            lines += [clip(line) for line in said]
+    return lines + ([f"you → {' · '.join(writes)}"] if writes else [])

@@ -1,18 +1,20 @@
 """One `agentc run` session: the graph bound to its state, then driven across pauses.
 
-Input: the compiled program, the chosen graph, the working folder, `--thread` and the model
-source of `--record`/`--replay`. Output: `bind` → the `CompiledGraph` and its `RunConfig`;
-`drive` → the final state (with `__interrupt__` when the run stopped at a pause nobody
-answered). Invariants: the file's own `checkpoint …` applies; a file that says nothing gets
-the CLI's embedded SQLite store `.agentc/state.db` under the current directory (F10), and
-`checkpoint none` refuses `--thread`; the long-term store is the file's `store …` or none
-(I1); pooled provider clients are closed when the run ends, however it ends.
+Input: the compiled program, the chosen graph, the working folder, `--thread`, the model
+source of `--record`/`--replay` and the run context (`--context`). Output: `bind` → the
+`CompiledGraph` and its `RunConfig`; `drive` → the final state (with `__interrupt__` when
+the run stopped at a pause nobody answered). Invariants: the file's own `checkpoint …`
+applies; a file that says nothing gets the CLI's embedded SQLite store `.agentc/state.db`
+under the current directory (F10), and `checkpoint none` refuses `--thread`; the long-term
+store is the file's `store …` or none (I1); pooled provider clients are closed when the run
+ends, however it ends.
 """
 
 from __future__ import annotations
 
 import sys
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,8 +51,10 @@ def bind(
     base_dir: str,
     thread: str | None,
     source: ModelSource | None = None,
+    context: Mapping[str, Any] | None = None,
 ) -> tuple[CompiledGraph, RunConfig]:
-    """The graph compiled with its checkpointer and store, and the run's thread."""
+    """The graph compiled with its checkpointer and store, and the run's thread and
+    context (`--context`: what nodes read as `ctx.context`, kept across resumes)."""
     import agentc.runtime as runtime
 
     saver = open_checkpointer(graph, base_dir)
@@ -74,7 +78,9 @@ def bind(
         with model_source(source):
             compiled = compile_it()
     thread_id = thread or (uuid.uuid4().hex[:12] if saver is not None else None)
-    return compiled, runtime.RunConfig(thread_id=thread_id)
+    if context is None:
+        return compiled, runtime.RunConfig(thread_id=thread_id)
+    return compiled, runtime.RunConfig(thread_id=thread_id, context=context)
 
 
 def drive(
@@ -95,7 +101,7 @@ async def _drive(
 ) -> dict[str, Any]:
     from agentc.runtime import Command, StreamMode
 
-    modes = {StreamMode.UPDATES, StreamMode.DEBUG}
+    modes = {StreamMode.UPDATES, StreamMode.DEBUG, StreamMode.CUSTOM}
     if printer.stream:
         modes.add(StreamMode.MESSAGES)
     try:

@@ -1,12 +1,14 @@
 """The transcript of a run: the runtime's events printed as they arrive.
 
-Input: the runtime's stream events (`updates`, `debug`, and with `--stream`
+Input: the runtime's stream events (`updates`, `debug`, `custom`, and with `--stream`
 `messages`), from the event loop and from the worker threads of sync nodes. Output: lines on
-`out` — each message once, each state write of a graph block, each task's own time (its
-step's start, from the `debug` task event, to its own `task_result`) and token usage; the
-counts `summary.finish` reports; at a pause, the resume value (`ask`). Invariants: events
-are handled one at a time under a lock; a task's time is never the run's total; `quiet`
-(`--json`) prints nothing on `out` and sends informational lines to stderr.
+`out` — each node's update (the channels it wrote, then its new messages; in a `graph` block
+also a node that wrote nothing), each message once, what nodes send to the stream writer,
+each task's own time (its step's start, from the `debug` task event, to its own
+`task_result`) and token usage; the counts `summary.finish` reports; at a pause, the resume
+value (`ask`). Invariants: events are handled one at a time under a lock; a task's time is
+never the run's total; `quiet` (`--json`) prints nothing on `out` and sends informational
+lines to stderr.
 """
 
 from __future__ import annotations
@@ -39,8 +41,19 @@ class Transcript:
         stream: bool,
         decisions: str | None = None,
         full: bool = False,
+        graph_block: bool = False,
+        conversations: frozenset[str] = frozenset({"messages"}),
+        callers: frozenset[str] | None = None,
+        model_nodes: frozenset[str] = frozenset(),
     ) -> None:
         self.out, self.quiet, self.stream, self.full = out, quiet, stream, full
+        self.graph_block = graph_block  # a `graph` block: every node's update is shown
+        self.conversations = conversations  # channels of type `messages`, shown as messages
+        # nodes whose AI messages are model calls (model, agent and subgraph nodes; a
+        # python node may write an AI message without calling a model); None: every node
+        self.callers = callers
+        self.model_nodes = model_nodes  # a graph's model nodes: one call per task, whatever
+        # they write (a `str` or structured answer carries no AI message to count)
         try:
             self.decisions = DecisionsFile(decisions) if decisions else None
         except ValueError as exc:
@@ -61,15 +74,19 @@ class Transcript:
             self.handle(event, now)
 
     def handle(self, event: Event, now: float) -> None:
-        from agentc.runtime.events import DebugEvent, MessagesEvent, UpdatesEvent
+        from agentc.runtime.events import CustomEvent, DebugEvent, MessagesEvent, UpdatesEvent
 
         if isinstance(event, DebugEvent):
             self.debug(event, now)
         elif isinstance(event, MessagesEvent):
             if not event.ns and not self.quiet:  # the agent's own model, not a child's
                 self.live.delta(event.payload)
-        elif isinstance(event, UpdatesEvent) and isinstance(event.update, dict):
-            self.update(event.step, event.node, event.update)
+        elif isinstance(event, UpdatesEvent):  # None: the node wrote nothing (LangGraph's)
+            update = event.update if isinstance(event.update, dict) else {}
+            self.update(event.step, event.node, update, event.cached)
+        elif isinstance(event, CustomEvent) and not self.quiet:  # get_stream_writer()(…)
+            where = f"{event.ns.split(':')[0]}/{event.node}" if event.ns else event.node
+            print(clip(f"{where} · custom: {show(event.payload)}", self.full), file=self.out)
 
     def debug(self, event: DebugEvent, now: float) -> None:
         """A step's tasks start (the step's clock starts), or one task finishes."""
@@ -90,36 +107,62 @@ class Transcript:
         done, start = self.finished.get(ids.pop(0)), self.step_started.get(step)
         return None if done is None or start is None else (done - start) * 1000
 
-    def update(self, step: int, node: str, update: dict[str, Any]) -> None:
+    def update(self, step: int, node: str, update: dict[str, Any], cached: bool = False) -> None:
+        """One node's update: the channels it wrote (`node → n = 1 · log = […]`), then its
+        new messages as the agent transcript shows them, then its time."""
         took = self.took_ms(step, node)
-        self.state_writes(node, update, took)
-        for m in update.get("messages") or []:
-            key = getattr(m, "id", None) or str(id(m))
-            if key in self.seen or getattr(m, "type", None) in (None, "remove", "human"):
-                continue
-            self.seen.add(key)
-            self.message(m, node, took)
+        # what --stream printed of this node's reply, its line closed before the writes
+        live = self.live.end() if not self.quiet else LiveShown()
+        shown = self.state_writes(node + (" (cached)" if cached else ""), update)
+        written = [m for k in self.conversations if k in update for m in _listed(update[k])]
+        messages = [m for m in map(_as_message, written) if m is not None]
+        fresh = [m for m in messages if self.fresh(m)]
+        if node in self.model_nodes and not any(m.type == "ai" for m in messages):
+            self.model_calls += 1
+        for m in fresh:
+            self.message(m, node, took, live if m.type == "ai" else LiveShown())
+            live = LiveShown() if m.type == "ai" else live
+        if shown and not fresh and not self.quiet:
+            print(f"  [{node}{_timing(took)}]", file=self.out)
 
-    def state_writes(self, node: str, update: dict[str, Any], took: float | None) -> None:
-        """Writes to channels other than `messages` (a graph block's state), one line each."""
+    def fresh(self, m: Any) -> bool:
+        """A message not shown before (a subgraph hands back the whole conversation), and
+        not the user's (`you: …` showed it) or a removal."""
+        key = getattr(m, "id", None) or str(id(m))
+        if key in self.seen or getattr(m, "type", None) in (None, "remove", "human"):
+            return False
+        self.seen.add(key)
+        return True
+
+    def state_writes(self, node: str, update: dict[str, Any]) -> bool:
+        """The node's writes to channels other than conversations, on one line when they
+        fit (each value clipped), else one line each; True when something was printed.
+        In a graph block a node that wrote nothing says so (`node` is marked `(cached)`
+        when its update was replayed from its cache)."""
         writes = {
             k: v
             for k, v in update.items()
-            if k not in ("messages", "structured_response") and not k.startswith("_")
+            if k not in self.conversations and k != "structured_response" and not k.startswith("_")
         }
-        if self.quiet or not writes:
-            return
-        for key, value in writes.items():
-            print(f"{node} → {key} = {clip(show(value), self.full)}", file=self.out)
-        if "messages" not in update:
-            print(f"  [{node}{_timing(took)}]", file=self.out)
+        silent = self.graph_block and not self.conversations & set(update)  # wrote nothing
+        if self.quiet or not (writes or silent):
+            return False
+        parts = [f"{k} = {clip(show(v), self.full)}" for k, v in writes.items()]
+        line = f"{node} → " + (" · ".join(parts) if parts else "(no writes)")
+        if len(line) <= WIDE or len(parts) == 1:
+            print(line, file=self.out)
+        else:
+            print(f"{node} →", file=self.out)
+            for part in parts:
+                print(f"    {part}", file=self.out)
+        return True
 
-    def message(self, m: Any, node: str, took: float | None) -> None:
-        if m.type == "ai":
+    def message(self, m: Any, node: str, took: float | None, shown: LiveShown) -> None:
+        """`shown`: what of this message --stream already printed (not printed again)."""
+        if m.type == "ai" and (self.callers is None or node in self.callers):
             self.count_call(m)
         if self.quiet:
             return
-        shown = self.live.end() if m.type == "ai" else LiveShown()
         for line in render_message(m, shown):
             print(clip(line, self.full), file=self.out)
         print(f"  [{node}{_timing(took)}{usage_text(m)}]", file=self.out)
@@ -157,6 +200,27 @@ class Transcript:
             raise UsageError(str(exc)) from None
         self.say(f"answered from file: {show(answer)}")
         return answer
+
+
+WIDE = 100  # a node's writes share one line up to this width
+
+
+def _as_message(value: Any) -> Any:
+    """A written entry as a message: python nodes may write dicts, strings or pairs (A6),
+    which the channel reads as messages too; None for what it would not read."""
+    if hasattr(value, "type"):
+        return value
+    from agentc.stdlib.messages import MessageCoercionError, coerce_message
+
+    try:
+        return coerce_message(value)
+    except (MessageCoercionError, TypeError):
+        return None
+
+
+def _listed(value: Any) -> list[Any]:
+    """A conversation write as a list: a node may write one message, not a list."""
+    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
 def _timing(took: float | None) -> str:

@@ -240,18 +240,18 @@ def graph_file(where):
 def test_graph_block_run_shows_each_state_write(workdir, capsys):
     assert main(["run", str(graph_file(workdir)), "--input", "{}"]) == 0
     out = capsys.readouterr().out
-    assert [line for line in out.splitlines() if line.startswith("bump → n")] == [
-        "bump → n = 1",
-        "bump → n = 2",
-        "bump → n = 3",
+    assert [line for line in out.splitlines() if line.startswith("bump → ")] == [
+        'bump → n = 1 · log = ["bumped to 1"]',
+        'bump → n = 2 · log = ["bumped to 2"]',
+        'bump → n = 3 · log = ["bumped to 3"]',
     ]
-    assert 'bump → log = ["bumped to 3"]' in out
 
 
 def test_graph_block_input_is_a_json_object_of_its_channels(workdir, capsys):
     assert main(["run", str(graph_file(workdir)), "--input", '{"n": 2}']) == 0
     out = capsys.readouterr().out
-    assert "bump → n = 3" in out and "bump → n = 1" not in out
+    assert "you → n = 2" in out
+    assert "bump → n = 3 ·" in out and "bump → n = 1 ·" not in out
 
 
 def test_graph_block_refuses_text_input_with_a_hint(workdir, capsys):
