@@ -41,7 +41,8 @@ def test_prelude_declares_every_builtin_middleware() -> None:
 def test_F1_default_steps() -> None:
     text = (
         'agent a { model "openai:gpt-4o-mini" }\n'
-        'graph g {\n node n = model("openai:gpt-4o-mini")\n edge START -> n\n edge n -> END\n}\n'
+        'graph g {\n state { messages: messages }\n node n = model("openai:gpt-4o-mini")\n'
+        " edge START -> n\n edge n -> END\n}\n"
     )
     program = compile_source(text, "x.agent").program
     assert program.graph("a").limits.steps.value == 9999

@@ -24,6 +24,7 @@ AGENT = """agent a {
 """
 
 GRAPH = """graph g {
+  state { messages: messages }
   node n = model("openai:gpt-4o-mini")
   edge START -> n
   limits { steps: 3 }
@@ -55,7 +56,7 @@ def test_a_graph_keeps_its_nodes_edges_in_order_and_the_first_limits() -> None:
     s = graph_settings(_item(GRAPH))
     assert [n.name.text for n in s.nodes] == ["n"]
     assert [e.source.text for e in s.edges] == ["START", "n"]
-    assert s.limits is not None and s.limits.span.start.line == 4
+    assert s.limits is not None and s.limits.span.start.line == 5
     assert [r.word for r in s.repeated] == ["limits"]
 
 
