@@ -1,0 +1,15 @@
+from typing import TypedDict
+
+from langgraph.graph import START, StateGraph
+
+
+class State(TypedDict):
+    n: int
+
+
+def build(kit):
+    g = StateGraph(State)
+    g.add_node("tick", kit.steps.tick)
+    g.add_edge(START, "tick")
+    g.add_conditional_edges("tick", kit.steps.again, ["tick"])
+    return g.compile()
