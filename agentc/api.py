@@ -3,9 +3,10 @@
 Input: a path to an `.agent` file. Output: `load(path)` → `{graph name: CompiledGraph}` (every
 `agent` and `graph` block, qualified names for used files' graphs), `load_agent(path, name)`
 → one of them. A file with errors raises `LoadError`, whose message is every diagnostic
-rendered as `agentc check` prints it. Without a name, `choose_graph` (what `agentc run`
-uses too) takes the file's only graph, else the one no other graph uses (a supervisor, not
-its sub-agents), else raises `PickError` listing the names.
+rendered as `agentc check` prints it. Without a name, `choose_graph` (what `agentc run`,
+`agentc graph` and `agentc explain` use too) takes the file's only graph, else the one no
+other graph uses (a supervisor, not its sub-agents), else raises `PickError` listing the
+names; `Choice.note` is the line those commands print on stderr when they chose.
 
 `compile_cached(path)` (what `agentc run` uses) serves the IR of a file that compiled from
 the on-disk cache of `agentc/ircache.py` (keyed by the file, the installed version and the
@@ -136,16 +137,28 @@ class Choice:
     runnable: tuple[str, ...]  # the file's own agents and graphs, in file order
     defaulted: bool = False  # True: several were runnable and this is the one nothing uses
 
+    def note(self, doing: str, do: str) -> str | None:
+        """The stderr line of a choice made for the caller (`doing`/`do`: "running"/"run",
+        "drawing"/"draw" …), so that the others can be asked for; None when it was not."""
+        if not self.defaulted:
+            return None
+        others = ", ".join(n for n in self.runnable if n != self.graph.name)
+        return (
+            f"{doing} `{self.graph.name}`, the one agent or graph no other uses; "
+            f"{do} another with --agent NAME ({others})"
+        )
+
 
 def pick_graph(program: ir.Program, name: str | None, path: str) -> ir.Graph:
     """The graph named `name`; without a name, `choose_graph`'s choice."""
     return choose_graph(program, name, path).graph
 
 
-def choose_graph(program: ir.Program, name: str | None, path: str) -> Choice:
+def choose_graph(program: ir.Program, name: str | None, path: str, verb: str = "run") -> Choice:
     """The graph named `name`. Without a name: the file's only agent or graph, else the one
     of them that no other graph of the program uses (as a subgraph or agent node, or as an
-    agent tool: a supervisor, not its sub-agents); `PickError` when that is not one graph."""
+    agent tool: a supervisor, not its sub-agents); `PickError` when that is not one graph
+    (`verb`: what the caller does with it, for the message: run, draw, explain)."""
     local = tuple(g.name for g in program.graphs if "." not in g.name)
     if name is not None:
         for g in program.graphs:
@@ -153,14 +166,14 @@ def choose_graph(program: ir.Program, name: str | None, path: str) -> Choice:
                 return Choice(g, local)
         raise PickError(_unknown(program, name, path))
     if not local:
-        raise PickError(f"{path} declares no agent or graph to run")
+        raise PickError(f"{path} declares no agent or graph to {verb}")
     if len(local) == 1:
         return Choice(program.graph(local[0]), local)
     used = used_graphs(program)
     roots = [n for n in local if n not in used]
     if len(roots) == 1:
         return Choice(program.graph(roots[0]), local, defaulted=True)
-    raise PickError(_ambiguous(path, local, roots))
+    raise PickError(_ambiguous(path, local, roots, verb))
 
 
 def used_graphs(program: ir.Program) -> set[str]:
@@ -195,7 +208,7 @@ def _unknown(program: ir.Program, name: str, path: str) -> str:
     return f"{path} declares no agent or graph `{name}`{guess} It declares {listed}."
 
 
-def _ambiguous(path: str, local: tuple[str, ...], roots: list[str]) -> str:
+def _ambiguous(path: str, local: tuple[str, ...], roots: list[str], verb: str) -> str:
     listed = ", ".join(f"`{n}`" for n in (roots or local))
     why = (
         f"{len(roots)} agents and graphs that no other uses"
@@ -204,6 +217,6 @@ def _ambiguous(path: str, local: tuple[str, ...], roots: list[str]) -> str:
     )
     first = (roots or list(local))[0]
     return (
-        f"{path} declares {why} ({listed}), so which to run is unclear; "
+        f"{path} declares {why} ({listed}), so which to {verb} is unclear; "
         f"pick one with --agent NAME (e.g. --agent {first})"
     )

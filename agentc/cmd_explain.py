@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--graph",
         dest="agent",
         metavar="NAME",
-        help="the agent or graph block (default: the first)",
+        help="the agent or graph block (default: the only one, else the one no other uses)",
     )
     parser.add_argument("--format", "-f", choices=("text", "json", "markdown"), default="text")
     parser.add_argument(
@@ -37,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exit-code", action="store_true", help="with --diff: exit 1 when some seat moved holder"
     )
+
+
+EXPLAINING = ("explaining", "explain")  # the stderr note when the graph was chosen for you
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,7 +58,7 @@ def _run_one(args: argparse.Namespace) -> int:
     from . import review
     from .cmd_graph import load_graph
 
-    graph, code = load_graph(args.files[0], args.agent)
+    graph, code = load_graph(args.files[0], args.agent, EXPLAINING)
     if graph is None:
         return code
     dmap = review.decision_map(graph)
@@ -73,7 +76,7 @@ def _run_diff(args: argparse.Namespace) -> int:
     from .cmd_graph import load_graph
 
     old_path, new_path = args.diff
-    new_graph, code = load_graph(new_path, args.agent)
+    new_graph, code = load_graph(new_path, args.agent, EXPLAINING)
     if new_graph is None:
         return code
     old_graph, code = _old_graph(old_path, args.agent, new_graph.name)
@@ -89,8 +92,8 @@ def _run_diff(args: argparse.Namespace) -> int:
 
 
 def _old_graph(path: str, asked: str | None, new_name: str) -> tuple[Any, int]:
-    """OLD's graph: the one asked for, else the one named as NEW's, else OLD's own first
-    (a renamed agent is still the same agent under review)."""
+    """OLD's graph: the one asked for, else the one named as NEW's, else OLD's own choice
+    by `agentc run`'s rule (a renamed agent is still the same agent under review)."""
     from .cmd_graph import load_program, select_graph
 
     program, code = load_program(path)

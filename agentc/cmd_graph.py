@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--graph",
         dest="agent",
         metavar="NAME",
-        help="the agent or graph block to draw (default: the first)",
+        help="the agent or graph block to draw (default: the only one, else the one no other uses)",
     )
     parser.add_argument(
         "--format",
@@ -94,29 +94,52 @@ def load_program(path: str) -> tuple[ir.Program | None, int]:
     return result.program, 0
 
 
-def select_graph(program: ir.Program, name: str | None, path: str) -> ir.Graph | None:
-    """The graph named `name`, else the file's first; None after printing why."""
-    if not program.graphs:
-        print(f"error: {path} declares no agent or graph to draw", file=sys.stderr)
+def select_graph(
+    program: ir.Program, name: str | None, path: str, doing: tuple[str, str] | None = None
+) -> ir.Graph | None:
+    """The graph named `name`, else `agentc run`'s choice (`api.choose_graph`: the only one,
+    else the one no other uses, said on stderr as `doing`, e.g. ("drawing", "draw"), when
+    given); None after printing why (a usage error: the names, and `--agent NAME`)."""
+    from .api import PickError, choose_graph
+
+    if name is not None:
+        return _named(program, name, path)
+    try:
+        choice = choose_graph(program, None, path, doing[1] if doing else "draw")
+    except PickError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return None
-    if name is None:
-        local = [g for g in program.graphs if "." not in g.name] or list(program.graphs)
-        return local[0]
+    note = choice.note(*doing) if doing else None
+    if note:
+        print(note, file=sys.stderr)
+    return choice.graph
+
+
+def _named(program: ir.Program, name: str, path: str) -> ir.Graph | None:
+    """`--agent NAME`: that graph (a used file's too, by its qualified name)."""
+    from .dsl.suggest import suggest
+
     try:
         return program.graph(name)
     except KeyError:
-        names = ", ".join(f"`{g.name}`" for g in program.graphs)
+        names = [g.name for g in program.graphs]
+        near = suggest(name, names)
+        guess = f"; did you mean `{near}`?" if near else ""
+        listed = ", ".join(f"`{n}`" for n in names)
         print(
-            f"error: no agent or graph named `{name}` in {path} (it has: {names})", file=sys.stderr
+            f"error: no agent or graph named `{name}` in {path} (it has: {listed}){guess}",
+            file=sys.stderr,
         )
         return None
 
 
-def load_graph(path: str, name: str | None) -> tuple[ir.Graph | None, int]:
+def load_graph(
+    path: str, name: str | None, doing: tuple[str, str] | None = None
+) -> tuple[ir.Graph | None, int]:
     program, code = load_program(path)
     if program is None:
         return None, code
-    graph = select_graph(program, name, path)
+    graph = select_graph(program, name, path, doing)
     return graph, (0 if graph is not None else 2)
 
 
@@ -163,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     program, code = load_program(args.file)
     if program is None:
         return code
-    graph = select_graph(program, args.agent, args.file)
+    graph = select_graph(program, args.agent, args.file, ("drawing", "draw"))
     if graph is None:
         return 2
     graphs = {g.name: g for g in program.graphs} if args.expand else None

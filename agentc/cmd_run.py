@@ -8,24 +8,28 @@ stderr), else refuses with the names. Output on stdout: who said what, each node
 (the channels it wrote), tool calls with their arguments, tool results, each task's own
 time (measured from the moment its step started to the moment the task finished, as the
 runtime reports them) and token usage where known, then the final answer (or the
-structured response). `--json` prints the final state as JSON and nothing
-else on stdout. `--stream` prints model text and tool-call arguments as they arrive.
-`--record FILE` saves every exchange with the agent's model to a cassette (keys never
-written), `--replay FILE` serves them back with no network and no key.
+structured response) and the `-- done` line, which counts every model call of the run
+(model nodes, agents, agents as tools, and Python nodes calling a model of their own
+through `agentc.models.init_chat_model`) with the tokens the providers reported. `--json`
+prints the final state as JSON and nothing else on stdout. `--stream` prints model text
+and tool-call arguments as they arrive. `--record FILE` saves every exchange with the
+agent's model to a cassette (keys never written), `--replay FILE` serves them back with no
+network and no key.
 
 Exit codes: 0 success; 1 the file does not compile or the run fails (one clear paragraph,
-no traceback; `--verbose` adds it); 2 usage errors (unknown or ambiguous `--agent`, input
-channels the graph does not take or values not of their type, a `--context` that does not fit
-the graph's context schema) and unreadable files, checked before anything runs. `--thread ID`
-continues a saved conversation: when the file declares no checkpointer the CLI keeps
-threads in the embedded SQLite store `.agentc/state.db` under the current directory. At an
-interrupt the question is printed and, on a terminal (or with `--decisions FILE`), the
-answer is read and the run resumed.
+no traceback; `--verbose` adds it; a failing node is named by its path, `node `sub` ›
+`inner` failed: ValueError: …`, after the `.agent` line that declares it); 2 usage errors
+(unknown or ambiguous `--agent`, input channels the graph does not take or values not of
+their type, a `--context` that does not fit the graph's context schema) and unreadable
+files, checked before anything runs. `--thread ID` continues a saved conversation: when the
+file declares no checkpointer the CLI keeps threads in the embedded SQLite store
+`.agentc/state.db` under the current directory. At an interrupt the question is printed
+and, on a terminal (or with `--decisions FILE`), the answer is read and the run resumed.
 
 Input: the parsed command line (`add_arguments`). Output: the exit code of `run(args)` and
 the transcript on stdout. Invariants: this module sequences the rooms of `agentc/runner/`
-(inputs → given → session → transcript → summary) and owns only the exit codes; nothing is
-imported from the runtime until the command line has been checked.
+(inputs → given → calls → session → transcript → summary) and owns only the exit codes;
+nothing is imported from the runtime until the command line has been checked.
 """
 
 from __future__ import annotations
@@ -36,8 +40,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .api import LoadError, PickError, choose_graph, compile_cached
+from .runner.calls import CallCount, counting_source
 from .runner.cassettes import cassette_source
-from .runner.errors import UsageError, describe_error
+from .runner.errors import RunSite, UsageError, describe_error
 from .runner.given import context_value, input_value, parse_sets, split_input
 from .runner.inputs import check_files, read_input, with_model
 from .runner.lines import input_lines
@@ -113,8 +118,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    site = RunSite()  # where a failing node is declared, once the program is known
     try:
-        return _run(args, sys.stdout)
+        return _run(args, sys.stdout, site)
     except KeyboardInterrupt:
         print("\nstopped", file=sys.stderr)
         return 130
@@ -126,11 +132,11 @@ def run(args: argparse.Namespace) -> int:
             import traceback
 
             traceback.print_exc()
-        print(describe_error(exc), file=sys.stderr)
+        print(describe_error(exc, site), file=sys.stderr)
         return 1
 
 
-def _run(args: argparse.Namespace, out: TextIO) -> int:
+def _run(args: argparse.Namespace, out: TextIO, site: RunSite) -> int:
     check_files(args)
     text, channels = split_input(read_input(args))
     sets = parse_sets(args.set)
@@ -140,19 +146,21 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         print(str(exc), file=sys.stderr)
         return 1
     graph = _chosen(program, args)
+    site.program, site.graph = program, graph
     value = input_value(program, graph, text, channels, sets, resuming=args.thread is not None)
     context = context_value(program, graph, args.context)
     base_dir = str(Path(args.file).resolve().parent)
     if args.model:
-        program = with_model(program, graph.name, args.model)
-    source = cassette_source(args, graph)
+        program = site.program = with_model(program, graph.name, args.model)
+    calls = CallCount()  # every model of the run counts its calls here (`runner/calls.py`)
+    source = counting_source(cassette_source(args, graph), calls)
     from agentc.stdlib.models import model_source  # the runtime's import: paid by runs only
 
     # The whole run sits inside the cassette source and the file's directory, so a model a
     # Python node makes mid-run (`agentc.models.init_chat_model`) is recorded / replayed and
     # finds `scripted:PATH` beside the `.agent` file, as the file's own model strings do.
     with model_source(source, base_dir=base_dir):
-        return _bound_run(args, out, program, graph, value, context, base_dir, source)
+        return _bound_run(args, out, program, graph, value, context, base_dir, source, calls)
 
 
 def _bound_run(
@@ -163,10 +171,11 @@ def _bound_run(
     value: dict[str, Any] | None,
     context: dict[str, Any] | None,
     base_dir: str,
-    source: ModelSource | None,
+    source: ModelSource,
+    calls: CallCount,
 ) -> int:
     compiled, config = bind(program, graph, base_dir, args.thread, source, context)
-    printer = _printer(args, graph, out)
+    printer = _printer(args, graph, out, calls)
     if not args.json:
         if args.verbose:
             show_endpoints(graph, out)
@@ -187,29 +196,22 @@ def _chosen(program: ir.Program, args: argparse.Namespace) -> ir.Graph:
         choice = choose_graph(program, args.agent, args.file)
     except PickError as exc:
         raise UsageError(str(exc)) from None
-    if choice.defaulted:
-        others = ", ".join(n for n in choice.runnable if n != choice.graph.name)
-        print(
-            f"running `{choice.graph.name}`, the one agent or graph no other uses; "
-            f"run another with --agent NAME ({others})",
-            file=sys.stderr,
-        )
+    note = choice.note("running", "run")
+    if note:
+        print(note, file=sys.stderr)
     return choice.graph
 
 
-CALLERS = frozenset({"model", "agent", "subgraph"})  # node kinds whose AI messages are calls
-
-
-def _printer(args: argparse.Namespace, graph: ir.Graph, out: TextIO) -> Transcript:
-    block = graph.agent is None  # a `graph` block, not an agent's template
+def _printer(
+    args: argparse.Namespace, graph: ir.Graph, out: TextIO, calls: CallCount
+) -> Transcript:
     return Transcript(
         out,
         quiet=args.json,
         stream=args.stream and not args.json,
         decisions=args.decisions,
         full=args.verbose,
-        graph_block=block,
+        graph_block=graph.agent is None,  # a `graph` block, not an agent's template
         conversations=frozenset(c.name for c in graph.state if c.type.display == "messages"),
-        callers=frozenset(n.name for n in graph.nodes if n.kind.value in CALLERS),
-        model_nodes=frozenset(n.name for n in graph.nodes if block and n.kind.value == "model"),
+        calls=calls,
     )

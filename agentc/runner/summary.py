@@ -68,12 +68,13 @@ def finish(
 def done_line(printer: Transcript) -> str:
     """`-- done in 26 ms · 2 model calls · tokens 11 in, 7 out`."""
     elapsed = (time.perf_counter() - printer.started) * 1000
+    count = printer.calls  # every model call of the run, whichever node made it
     tokens = (
-        f" · tokens {printer.tokens_in} in, {printer.tokens_out} out"
-        if printer.tokens_in or printer.tokens_out
+        f" · tokens {count.tokens_in} in, {count.tokens_out} out"
+        if count.tokens_in or count.tokens_out
         else ""
     )
-    calls = printer.model_calls
+    calls = count.calls
     return f"-- done in {elapsed:.0f} ms · {calls} model call{'s' if calls != 1 else ''}{tokens}"
 
 

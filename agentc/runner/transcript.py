@@ -5,10 +5,10 @@ Input: the runtime's stream events (`updates`, `debug`, `custom`, and with `--st
 `out` — each node's update (the channels it wrote, then its new messages; in a `graph` block
 also a node that wrote nothing), each message once, what nodes send to the stream writer,
 each task's own time (its step's start, from the `debug` task event, to its own
-`task_result`) and token usage; the counts `summary.finish` reports; at a pause, the resume
-value (`ask`). Invariants: events are handled one at a time under a lock; a task's time is
-never the run's total; `quiet` (`--json`) prints nothing on `out` and sends informational
-lines to stderr.
+`task_result`) and token usage; at a pause, the resume value (`ask`). It holds the run's
+`CallCount` (filled at the model, `calls.py`) that `summary.finish` reports. Invariants:
+events are handled one at a time under a lock; a task's time is never the run's total;
+`quiet` (`--json`) prints nothing on `out` and sends informational lines to stderr.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .calls import CallCount
 from .errors import UsageError
 from .lines import LiveMessage, LiveShown, clip, render_message, show, usage_text
 from .pauses import NO_ANSWER, DecisionsFile
@@ -43,17 +44,14 @@ class Transcript:
         full: bool = False,
         graph_block: bool = False,
         conversations: frozenset[str] = frozenset({"messages"}),
-        callers: frozenset[str] | None = None,
-        model_nodes: frozenset[str] = frozenset(),
+        calls: CallCount | None = None,
     ) -> None:
         self.out, self.quiet, self.stream, self.full = out, quiet, stream, full
         self.graph_block = graph_block  # a `graph` block: every node's update is shown
         self.conversations = conversations  # channels of type `messages`, shown as messages
-        # nodes whose AI messages are model calls (model, agent and subgraph nodes; a
-        # python node may write an AI message without calling a model); None: every node
-        self.callers = callers
-        self.model_nodes = model_nodes  # a graph's model nodes: one call per task, whatever
-        # they write (a `str` or structured answer carries no AI message to count)
+        # the run's model calls, counted at the model (`calls.py`), whichever node makes
+        # them: an AI message in an update is no call (a python node may write one)
+        self.calls = calls if calls is not None else CallCount()
         try:
             self.decisions = DecisionsFile(decisions) if decisions else None
         except ValueError as exc:
@@ -64,8 +62,6 @@ class Transcript:
         self.step_started: dict[int, float] = {}
         self.tasks: dict[tuple[int, str], list[str]] = {}  # (step, node) → task ids, in order
         self.finished: dict[str, float] = {}
-        self.model_calls = 0
-        self.tokens_in = self.tokens_out = 0
         self.live = LiveMessage(out)
 
     def sink(self, event: Event) -> None:
@@ -117,8 +113,6 @@ class Transcript:
         written = [m for k in self.conversations if k in update for m in _listed(update[k])]
         messages = [m for m in map(_as_message, written) if m is not None]
         fresh = [m for m in messages if self.fresh(m)]
-        if node in self.model_nodes and not any(m.type == "ai" for m in messages):
-            self.model_calls += 1
         for m in fresh:
             self.message(m, node, took, live if m.type == "ai" else LiveShown())
             live = LiveShown() if m.type == "ai" else live
@@ -159,21 +153,11 @@ class Transcript:
 
     def message(self, m: Any, node: str, took: float | None, shown: LiveShown) -> None:
         """`shown`: what of this message --stream already printed (not printed again)."""
-        if m.type == "ai" and (self.callers is None or node in self.callers):
-            self.count_call(m)
         if self.quiet:
             return
         for line in render_message(m, shown):
             print(clip(line, self.full), file=self.out)
         print(f"  [{node}{_timing(took)}{usage_text(m)}]", file=self.out)
-
-    def count_call(self, m: Any) -> None:
-        """One more model call, and its tokens where the provider reported them."""
-        self.model_calls += 1
-        usage = m.usage_metadata
-        if usage:
-            self.tokens_in += usage.input_tokens
-            self.tokens_out += usage.output_tokens
 
     def say(self, text: str) -> None:
         """An informational line: stdout in a transcript, stderr under --json."""
