@@ -4,7 +4,8 @@ One trivial tool (`ping`), a model that answers instantly (it asks for `ping` un
 run's quota of round trips is reached, then answers), so what is measured is the runtime:
 N tool round trips in one run (N = 10, 100, 1000), K parallel tool calls in one reply
 (K = 1, 10, 100), sync and async, and 1,000 concurrent runs. Prints both columns and the
-ratio (LangChain time / agentc time: above 1 means agentc is faster).
+ratio (LangChain time / agentc time: above 1 means agentc is faster). Each case is the
+median of several runs after one untimed warm-up run per side.
 
 Run: `python bench/agent_bench.py [--quick]`. Needs `pip install -e .[oracle]`.
 """
@@ -120,6 +121,10 @@ INPUT = {"messages": [{"role": "user", "content": "go"}]}
 
 
 def timed(fn: Callable[[], Any], reps: int) -> float:
+    """The median of `reps` timed runs, after one untimed run: the first run of a fresh
+    graph pays one-time costs (lazy imports, schema builds, the sync-tool placement proof,
+    `runtime/inline.py`) that would otherwise be most of a short case's median."""
+    fn()
     times = []
     for _ in range(reps):
         start = time.perf_counter()

@@ -71,6 +71,9 @@ async def run_child(
         ns=ns,
         checkpointer=saver,
         store=task.store,  # I1: the parent's store
+        # a lone task on the sync API's private loop: the child has that loop to itself
+        # too; not a keyed child (several may run at once inside one task)
+        inline_sync=task.inline and key is None,
     )
     outcome = await child.run(start, spec)
     if outcome.paused:

@@ -9,8 +9,9 @@ it as `ctx`, a tool as `ToolRuntime.context`, a middleware hook as `runtime.task
 that is handed none (a plain function or tool body calling `agentc.runtime.interrupt()`, as
 in LangGraph) finds it through `current()`, which reads the one context variable of the
 runtime. The step runner sets it around each node and router call, in whichever thread
-runs the call (`enter` / `leave`); a sync tool body in the pool sees it because
-`asyncio.to_thread` copies the context. There is no other ambient channel.
+runs the call (`enter` / `leave`); a sync node or tool body in the pool runs in a copy of
+the caller's context (`inline.in_pool`, `asyncio.to_thread`), so it sees the task, and any
+other context variable set around the run. There is no other ambient channel.
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ class TaskContext:
     asked: int = 0  # interrupt() calls so far in this task
     run_id: str = ""  # one id per invoke/stream call (per-run counters: F8/F9 run limits)
     store: Store | None = None  # I1: the long-term store (InjectedStore); None: none
+    # a lone task of a run on the sync API's private loop: a subgraph it runs may run its
+    # own lone sync nodes inline too (`child.py`), nothing else shares that loop
+    inline: bool = False
 
     @property
     def context(self) -> Any:

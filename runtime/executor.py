@@ -18,6 +18,7 @@ and a resumed run's stream starts with the state it resumes from.
 
 from __future__ import annotations
 
+import itertools
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -54,6 +55,8 @@ register_type(TaskResult, "agentc.TaskResult")  # the input a START task holds
 register_type(Interrupt, "agentc.Interrupt")
 
 _PAUSE_MODES = frozenset({StreamMode.VALUES, StreamMode.UPDATES})
+_PROCESS = uuid.uuid4().hex[:16]
+_RUNS = itertools.count()
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +101,9 @@ class Loop:
         self.resumes: dict[str, Any] = {}
         self.waits: Waits = NO_WAITS  # partly filled joins, deferred nodes not yet run
         self.loaded: Checkpoint | None = None  # the checkpoint the run started from
-        self.run_id = uuid.uuid4().hex  # ctx.run_id: what "this run" means to per-run limits
+        # ctx.run_id: what "this run" means to per-run limits (in-process keys only, so a
+        # counter after a per-process random prefix: unique, without a uuid4 per run)
+        self.run_id = f"{_PROCESS}{next(_RUNS):x}"
         self.run_steps = 0
         self._view: Mapping[str, Any] | None = None
         debug = self.debug if spec.sink is not None and StreamMode.DEBUG in spec.modes else None

@@ -3,10 +3,14 @@
 Input: the step's tasks (in task-path order), the state view they read, the answers known
 for pending interrupts. Output: a `StepOutcome` — each finished task's `TaskResult`, the
 interrupts raised, the first failure. Async nodes run as asyncio tasks; sync nodes in the
-loop's thread pool, except a lone task that runs inline when the sync API drives a private
-loop or when its node's `SyncPolicy` places it inline (`inline.py`). The first failure
-aborts the step: tasks in flight are cancelled (E6). No retry unless the node has a retry
-policy (E7).
+loop's thread pool (in a copy of the caller's context), except those that run inline on the
+loop: a node its `SyncPolicy` places inline (`inline.py`), and a lone task when the sync API
+drives a private loop (nothing else shares that loop, so that call is not measured either).
+A step whose tasks all run inline runs them one after the other in task order, without an
+asyncio task each. Under a step timeout (F2) or a node timeout, sync nodes run in the pool,
+where the timeout can fire. The first failure aborts the step: tasks in flight are
+cancelled, tasks not started never start (E6). No retry unless the node has a retry policy
+(E7).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from agentc.runtime.errors import (
     mark_failed_node,
 )
 from agentc.runtime.events import DebugKind
-from agentc.runtime.inline import Placement, SyncPolicy
+from agentc.runtime.inline import Placement, SyncPolicy, in_pool
 from agentc.runtime.schema import check
 from agentc.runtime.types import GraphInterrupt, Interrupt
 
@@ -127,6 +131,7 @@ class StepOutcome:
 
 
 OnFinished = Callable[[str, TaskResult], Awaitable[None]]
+_FAIR = 100  # inline tasks in a row before a step of them yields to the event loop
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +167,10 @@ class StepRunner:
         if self.env.debug is not None:
             self.env.debug(DebugKind.TASK, [{"id": t.id, "node": t.node} for t in todo], step)
         if len(todo) != 1 or self.env.spec.step_timeout is not None:
-            await self._many(todo, step, view, resumes, out, on_finished)
+            if self.env.spec.step_timeout is None and self._all_inline(todo):
+                await self._in_order(todo, step, view, resumes, out, on_finished)
+            else:
+                await self._many(todo, step, view, resumes, out, on_finished)
             return out
         try:  # a lone task: awaited here, no asyncio task of its own
             out.results[todo[0].id] = await self.run_task(todo[0], view, step, resumes, True)
@@ -172,6 +180,53 @@ class StepRunner:
         except Exception as exc:  # noqa: BLE001 - the loop re-raises it
             out.failure = exc
         return out
+
+    def _all_inline(self, todo: list[Task]) -> bool:
+        """Every task's node is sync, placed inline, without a timeout or a retry policy
+        (retries' back-off sleeps of several tasks overlap, as LangGraph's)."""
+        nodes = self.env.bound.nodes
+        seen = ""
+        for task in todo:
+            if task.node != seen:
+                if not _runs_inline(nodes[task.node]) or nodes[task.node].retry is not None:
+                    return False
+                seen = task.node
+        return True
+
+    async def _in_order(
+        self,
+        todo: list[Task],
+        step: int,
+        view: Mapping[str, Any],
+        resumes: dict[str, Any],
+        out: StepOutcome,
+        on_finished: OnFinished | None,
+    ) -> None:
+        """Inline tasks one after the other, in task order: what `_many` would give (its
+        writes apply in task order anyway, E5), without an asyncio task each. Interrupts
+        are collected, the first failure ends the step (E6: the rest never start); a task
+        whose node was sent to the pool meanwhile hands the rest to `_many`. Every `_FAIR`
+        tasks it yields to the loop, so a huge fan-out does not hold other runs up."""
+        nodes = self.env.bound.nodes
+        last = len(todo) - 1
+        for i, task in enumerate(todo):
+            if not _runs_inline(nodes[task.node]):  # it blocked in an earlier task
+                await self._many(todo[i:], step, view, resumes, out, on_finished)
+                return
+            if i and i % _FAIR == 0:
+                await asyncio.sleep(0)  # let the loop's other work (other runs) in
+            try:
+                result = await self.run_task(task, view, step, resumes, False)
+            except GraphInterrupt as gi:
+                out.stopped = True
+                out.asked.append(tuple(gi.interrupts))
+                continue
+            except Exception as exc:  # noqa: BLE001 - the loop re-raises it
+                out.failure = exc
+                return
+            out.results[task.id] = result
+            if on_finished is not None and i < last:  # F11 sync, as `_many`'s
+                await on_finished(task.id, result)
 
     async def _many(
         self,
@@ -251,6 +306,7 @@ class StepRunner:
             s.modes,
             run_id=env.run_id,
             store=s.store,
+            inline=lone and s.inline_sync,
         )
         if task.arg is MISSING:
             state = view
@@ -318,18 +374,29 @@ class StepRunner:
                 return await _timed(node, c.fn(*args))
             finally:
                 leave(token)
-        policy = node.policy
-        if (
-            lone
-            and node.timeout_s is None
-            and (self.env.spec.inline_sync or policy.placement is Placement.INLINE)
-        ):
-            out = call_placed(c.fn, args, ctx, policy, True)
+        s = self.env.spec
+        if node.timeout_s is None:
+            if lone and s.inline_sync:  # the private loop: nothing to learn
+                out = call_sync(c.fn, args, ctx)
+            elif s.step_timeout is None and node.policy.placement is Placement.INLINE:
+                # (a step timeout keeps sync nodes in the pool: it must be able to fire, F2)
+                out = call_placed(c.fn, args, ctx, node.policy, True)
+            else:
+                out = await in_pool(call_placed, c.fn, args, ctx, node.policy, False)
         else:
-            loop = asyncio.get_running_loop()
-            run = loop.run_in_executor(None, call_placed, c.fn, args, ctx, policy, False)
-            out = await _timed(node, run)
+            out = await _timed(node, in_pool(call_placed, c.fn, args, ctx, node.policy, False))
+        if type(out) is dict:  # the common answer: no awaitable to look for
+            return out
         return await out if inspect.isawaitable(out) else out
+
+
+def _runs_inline(node: BoundNode) -> bool:
+    """A sync node whose next call runs on the event loop wherever its task runs."""
+    return (
+        not node.callee.is_async
+        and node.timeout_s is None
+        and node.policy.placement is Placement.INLINE
+    )
 
 
 def check_payload(node: BoundNode, payload: Any) -> None:

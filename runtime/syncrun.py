@@ -3,12 +3,13 @@
 Input: a function making a coroutine. Output: its result. With no event loop running in
 the calling thread, a private per-thread loop runs it (kept for the thread, so a sync
 caller's runs share one loop); called from inside a running loop, it runs on a fresh
-thread with a loop of its own, and the caller waits.
+thread with a loop of its own, in a copy of the caller's context, and the caller waits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
@@ -37,8 +38,9 @@ def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run a coroutine to completion from sync code."""
     if running_loop() is None:
         return thread_loop().run_until_complete(make())
+    context = contextvars.copy_context()  # the caller's context variables hold there too
     with ThreadPoolExecutor(1, thread_name_prefix="agentc-sync") as pool:
-        return pool.submit(lambda: asyncio.run(make())).result()
+        return pool.submit(context.run, lambda: asyncio.run(make())).result()
 
 
 async def collect(agen: AsyncIterator[T]) -> list[T]:
