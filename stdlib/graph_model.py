@@ -4,7 +4,9 @@ Input: at bind time an `ir.ModelNodeConfig` with its tools, structured output an
 `wrap_model_call` hooks bound; per task the state (for a task a `Send` made, the Send's
 payload) and the task's `RunContext`. Output: the node's update — the answer in `into`:
 the AI message through the channel's reducer (MESSAGE), the reply's text (TEXT), or the
-parsed structured answer as a plain dict (STRUCTURED).
+parsed structured answer as a plain dict (STRUCTURED); into a list channel that an
+`append`/`add` reducer grows, the text or answer as a one-item list (`[text]`), as a
+LangGraph node writes `{"sections": [msg.content]}` (so the `updates` stream matches).
 
 The call's messages: the rendered `prompt` as the system message (B1: never saved), then
 the rendered `input` as one user message, or else the conversation channel as it stands
@@ -26,7 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..ir import AnswerKind, HookPoint, ModelNodeConfig
+from ..ir import AnswerKind, ChannelSpec, HookPoint, ModelNodeConfig
 from ..runtime.errors import AgentcRuntimeError, BindError
 from ..runtime.types import BindEnv, Command, RunContext
 from .agent.model_node import ModelCall
@@ -85,9 +87,11 @@ class GraphModelCall(ModelCall):
         tools: Sequence[Tool],
         output: StructuredOutput | None,
         wrappers: Sequence[object] = (),
+        as_item: bool = False,
     ) -> None:
         super().__init__(chooser, None, tools, config.provider_tools, output, wrappers)
         self.node, self.config = node, config
+        self.as_item = as_item  # `into` is a list its reducer grows: write `[answer]`
         self.conversation = config.messages or "messages"
 
     async def execute(self, req: mw.ModelRequest) -> ModelResponse:
@@ -151,10 +155,14 @@ class GraphModelCall(ModelCall):
 
     def answer(self, response: ModelResponse) -> Any:
         """What `into` receives, as `config.answer` says."""
-        kind = self.config.answer
-        if kind is AnswerKind.MESSAGE:
+        if self.config.answer is AnswerKind.MESSAGE:
             return list(response.result)  # through the channel's reducer (add_messages)
-        if kind is AnswerKind.TEXT:
+        value = self.value(response)
+        return [value] if self.as_item else value
+
+    def value(self, response: ModelResponse) -> Any:
+        """The reply's text (TEXT) or its structured answer as a plain value (STRUCTURED)."""
+        if self.config.answer is AnswerKind.TEXT:
             reply = next((m for m in reversed(response.result) if isinstance(m, AIMessage)), None)
             if reply is None:
                 raise ModelNodeError(
@@ -172,6 +180,22 @@ class GraphModelCall(ModelCall):
                 "that supports native structured output",
             )
         return plain(response.structured_response)
+
+
+# Reducers that concatenate a list write onto a list channel (`reduce append | add`, and
+# `operator.add` named from Python, as LangGraph's `Annotated[list, operator.add]`).
+_LIST_REDUCERS = frozenset(
+    {"agentc.runtime.reducers:append", "agentc.runtime.reducers:add", "operator:add"}
+)
+
+
+def writes_items(channel: ChannelSpec | None) -> bool:
+    """Whether a node writes into `channel` as a list of new items (its reducer grows a
+    list): `append` always makes a list; `add` only concatenates lists on a list channel."""
+    ref = channel.reducer if channel is not None else None
+    if channel is None or ref is None or ref.is_file or ref.key not in _LIST_REDUCERS:
+        return False
+    return ref.attr == "append" or channel.type.json_schema.get("type") == "array"
 
 
 def _read(state: Any, key: str) -> Any:

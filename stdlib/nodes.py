@@ -24,7 +24,7 @@ from ..runtime.types import BindEnv, RunContext, factory
 from .agent.spec import TOOL_CALL_KEY
 from .agent.tool_node import ToolRunner, Update
 from .agent.tools import bind_output_spec, bind_tool
-from .graph_model import GraphModelCall, bind_wrappers
+from .graph_model import GraphModelCall, bind_wrappers, writes_items
 from .models import ModelChooser
 from .routing import last_ai_and_tool_messages
 from .tools import Tool
@@ -62,6 +62,7 @@ def model_node(spec: NodeSpec, graph: Graph, env: BindEnv) -> GraphModelCall:
         tools=list(_tools(list(config.tools), env).values()),  # offered every call (B5)
         output=bind_output_spec(config.output, env) if config.output is not None else None,
         wrappers=bind_wrappers(config.wrap, env, HookPoint.WRAP_MODEL_CALL, spec.name),
+        as_item=writes_items(next((c for c in graph.state if c.name == config.into), None)),
     )
 
 

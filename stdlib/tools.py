@@ -123,18 +123,34 @@ class InjectedToolCallId(_Marker):
 
 @dataclass(frozen=True, slots=True)
 class ToolRuntime:
-    """What a tool typed `runtime: ToolRuntime` receives (E4)."""
+    """What a tool typed `runtime: ToolRuntime` receives (E4): LangChain's ToolRuntime
+    (`state`, `context`, `config`, `stream_writer`, `tool_call_id`, `store`, `tools`).
+
+    `context` is the run's context (`invoke(…, context=…)`), as LangGraph's is; the task
+    running the call (agentc's `RunContext`, for interrupts and child runs) is `task`.
+    """
 
     state: Mapping[str, Any]
     tool_call_id: str | None
     config: RunConfig
     store: Store | None = None  # I1: the run's long-term store, or None
-    context: RunContext | None = None  # the task's RunContext (None: outside a run)
+    task: RunContext | None = None  # the task running the call (None: outside a run)
+    tools: tuple[Tool, ...] = ()  # every tool of the node running the call
+
+    @property
+    def context(self) -> Any:
+        """The run's context (None when the run was given none)."""
+        return self.task.context if self.task is not None else self.config.context
+
+    @property
+    def stream_writer(self) -> Callable[[Any], None]:
+        """LangGraph's `StreamWriter`: `runtime.stream_writer(payload)` emits `custom`."""
+        return self.emit
 
     def emit(self, payload: Any) -> None:
         """Send a `custom` stream event."""
-        if self.context is not None:
-            self.context.emit("custom", payload)
+        if self.task is not None:
+            self.task.emit("custom", payload)
 
 
 # ---------------------------------------------------------------- the Tool
@@ -300,7 +316,8 @@ class CallEnv:
     state: Mapping[str, Any]
     config: RunConfig = field(default_factory=RunConfig)
     store: Store | None = None
-    context: RunContext | None = None
+    task: RunContext | None = None  # the task running the call
+    tools: tuple[Tool, ...] = ()  # every tool of the node (ToolRuntime.tools)
 
 
 def unknown_tool_message(call: ToolCall, names: list[str]) -> ToolMessage:
@@ -367,7 +384,8 @@ def inject(t: Tool, call: ToolCall, env: CallEnv) -> dict[str, Any]:
                 tool_call_id=call.id,
                 config=env.config,
                 store=env.store,
-                context=env.context,
+                task=env.task,
+                tools=env.tools,
             )
     return values
 

@@ -29,7 +29,7 @@ def agent_tool(spec: ToolSpec, env: BindEnv) -> Tool:
     async def run_agent(request: str, runtime: ToolRuntime) -> str:
         value = {"messages": [{"role": "user", "content": request}]}
         key = runtime.tool_call_id or ""
-        outcome = await run_child(child, value, runtime.context, key=key, lend=lend)
+        outcome = await run_child(child, value, runtime.task, key=key, lend=lend)
         messages = outcome.get("messages") or []
         return messages[-1].text if messages else ""
 

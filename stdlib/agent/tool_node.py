@@ -64,7 +64,9 @@ class ToolRunner:
         if self.mcp is not None:
             await self._merge_mcp(self.mcp)
         calls, view = self._calls(state)
-        env = CallEnv(state=view, config=ctx.config, store=ctx.store, context=ctx)
+        env = CallEnv(
+            state=view, config=ctx.config, store=ctx.store, task=ctx, tools=self.runtime_tools
+        )
         key = self.messages
         if len(calls) == 1:
             return as_update(await self.run_one(calls[0], env), key)
@@ -89,7 +91,8 @@ class ToolRunner:
             tool_call_id=call.id,
             config=env.config,
             store=env.store,
-            context=env.context,
+            task=env.task,
+            tools=env.tools,
         )
         request = ToolCallRequest(
             tool_call=tool_call_dict(call),
@@ -117,14 +120,16 @@ class ToolRunner:
 
 def _call_env(request: ToolCallRequest) -> CallEnv:
     """What the call may be given, from the runtime the (possibly edited) request holds."""
-    rt = request.runtime
-    if isinstance(rt, ToolRuntime):
-        return CallEnv(state=request.state, config=rt.config, store=rt.store, context=rt.context)
-    if isinstance(rt, AgentRuntime):
+    rt, state = request.runtime, request.state
+    if isinstance(rt, (ToolRuntime, AgentRuntime)):
         return CallEnv(
-            state=request.state, config=rt.config or RunConfig(), store=rt.store, context=rt.task
+            state=state,
+            config=rt.config or RunConfig(),
+            store=rt.store,
+            task=rt.task,
+            tools=rt.tools or request.available,
         )
-    return CallEnv(state=request.state)
+    return CallEnv(state=state, tools=request.available)
 
 
 def as_update(result: ToolResult, key: str = "messages") -> Update:

@@ -45,8 +45,10 @@ ToolLike = Tool | Callable[..., Any]  # a `Tool`, or a function made one (`tools
 class AgentRuntime:
     """What a hook's `runtime` argument holds (LangGraph's `Runtime`, typed).
 
-    `context` is the run's `configurable` mapping (agentc has no separate context schema);
-    `store` the run's store; `config` its `RunConfig`; `task` the node's RunContext;
+    `context` is the run's context (`invoke(…, context=…)`, checked against the graph's
+    `context` schema; None when none was given), as LangGraph's `Runtime.context` is;
+    `store` the run's store; `config` its `RunConfig` (`configurable` is there); `task` the
+    node's RunContext;
     `stream_writer(value)` emits a `custom` stream event; `tools` the agent's bound tools.
     agentc adds `run_id` and `thread_id` (per-run and per-thread counters key on them).
     Built once per hook call, so it only holds two references and reads the rest lazily.
@@ -62,9 +64,8 @@ class AgentRuntime:
         return self.task.config if self.task is not None else None
 
     @property
-    def context(self) -> Mapping[str, Any] | None:
-        config = self.config
-        return config.configurable if config is not None else None
+    def context(self) -> Any:
+        return self.task.context if self.task is not None else None
 
     @property
     def store(self) -> Store | None:
@@ -91,8 +92,8 @@ class AgentRuntime:
 
 def ask_person(runtime: AgentRuntime | ToolRuntime | None, value: Any) -> Any:
     """`interrupt(value)` from a hook: through the hook's task when it has one, else the
-    current task (a tool wrapper's ToolRuntime carries none)."""
-    if isinstance(runtime, AgentRuntime) and runtime.task is not None:
+    current task."""
+    if isinstance(runtime, (AgentRuntime, ToolRuntime)) and runtime.task is not None:
         return runtime.task.interrupt(value)
     return interrupt(value)
 

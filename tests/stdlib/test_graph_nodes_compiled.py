@@ -149,6 +149,17 @@ def test_a_send_fed_model_node_reads_its_payload(tmp_path):
     ]
 
 
+def test_a_text_answer_into_an_appended_list_is_written_as_one_item(tmp_path):
+    # as a LangGraph worker returning `{"done": [msg.content]}`: the `updates` stream shows
+    # the one-item list the reducer appends, not the bare text
+    (tmp_path / "steps.py").write_text(STEPS)
+    result = compile_source(SENDS, "t.agent", base_dir=tmp_path)
+    assert result.program is not None
+    graph = compile(result.program, "report", base_dir=str(tmp_path))
+    updates = [e.update for e in graph.stream({}, mode="updates") if e.node == "worker"]
+    assert sorted(u["done"] for u in updates) == [["one"], ["two"]]
+
+
 CHAT = """agentc 1
 graph chat {
   state { history: messages }

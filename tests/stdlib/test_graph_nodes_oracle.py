@@ -5,7 +5,8 @@ the model received and the state the run ends with."""
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from typing import Annotated, Any
 
 import pytest
 from graph_node_kit import TOOLS_CONDITION, calls_of, model_node, run_graph, tools_node
@@ -14,6 +15,7 @@ from support.graphs import END, SPAN, START, chan, graph, node, ref
 from typing_extensions import TypedDict
 
 from agentc import ir
+from agentc.runtime.events import UpdatesEvent
 from agentc.stdlib.messages import AIMessage as OurAI
 
 lc_messages = pytest.importorskip("langchain_core.messages")
@@ -220,3 +222,111 @@ def test_the_tools_node_and_tools_condition_match_langgraph():
 
     assert shape(ours["messages"]) == shape(theirs["messages"])
     assert tool_answers(ours["messages"]) == tool_answers(theirs["messages"])
+
+
+# ---------------------------------------------------------------- `into` a list a reducer grows
+
+LIST_OF_STR = ir.TypeSpec(display="list[str]", json_schema={"type": "array", "items": {}})
+STR = ir.TypeSpec(display="str", json_schema={"type": "string"})
+
+
+def out_channel(reducer: str, type_: ir.TypeSpec | None) -> ir.ChannelSpec:
+    base = chan("out", reducer, [] if type_ is not STR else "")
+    return base if type_ is None else base.model_copy(update={"type": type_})
+
+
+def updates_of(g: ir.Graph, value: Any, schemas: list[ir.SchemaSpec] = ()) -> list[Any]:
+    from agentc.runtime import compile
+
+    program = ir.Program(
+        source=ir.SourceRef(file="t.agent", sha256="0"), graphs=[g], schemas=list(schemas)
+    )
+    events = compile(program, g.name).stream(value, mode="updates")
+    return [{e.node: e.update} for e in events if isinstance(e, UpdatesEvent)]
+
+
+class ListOut(TypedDict):
+    topic: str
+    out: Annotated[list, operator.add]
+
+
+class TextOut(TypedDict):
+    topic: str
+    out: Annotated[str, operator.add]
+
+
+@pytest.mark.parametrize(
+    ("reducer", "type_", "theirs_state", "as_item"),
+    [
+        ("append", None, ListOut, True),  # `out: list[…] reduce append`, any item type
+        ("append", LIST_OF_STR, ListOut, True),
+        ("add", LIST_OF_STR, ListOut, True),  # `reduce add` on a list concatenates lists
+        ("add", STR, TextOut, False),  # … and on a string, strings
+    ],
+)
+def test_text_into_a_growing_channel_updates_as_langgraph(reducer, type_, theirs_state, as_item):
+    rec = Recorder([lc_messages.AIMessage(content="A cat joke.")] * 2)  # streamed, invoked
+
+    def write(state: Any) -> dict:
+        text = rec.model.invoke([lc_messages.HumanMessage(content=f"Joke: {state['topic']}")])
+        return {"out": [text.content] if as_item else text.content}
+
+    builder = lg_graph.StateGraph(theirs_state)
+    builder.add_node("write", write)
+    builder.add_edge(lg_graph.START, "write")
+    builder.add_edge("write", lg_graph.END)
+    lg = builder.compile()
+    theirs = list(lg.stream({"topic": "cats"}, stream_mode="updates"))
+
+    n = model_node(
+        "write", ["A cat joke."], input="Joke: {topic}", into="out", answer=ir.AnswerKind.TEXT
+    )
+    g = one_channel_graph(n, out_channel(reducer, type_))
+    assert updates_of(g, {"topic": "cats"}) == theirs
+    assert theirs == [{"write": {"out": ["A cat joke."] if as_item else "A cat joke."}}]
+    assert run_graph(g, {"topic": "cats"}) == lg.invoke({"topic": "cats"})
+
+
+def one_channel_graph(n: ir.NodeSpec, out: ir.ChannelSpec) -> ir.Graph:
+    return graph(
+        state=[chan("topic", default=""), out],
+        nodes=[n],
+        edges=[(START, n.name), (n.name, END)],
+    )
+
+
+class Grades(TypedDict, total=False):
+    joke: str
+    grades: Annotated[list, operator.add]
+
+
+def test_a_structured_answer_into_an_appended_list_updates_as_langgraph():
+    call = {"name": "Feedback", "args": FEEDBACK, "id": "c1"}
+    rec = Recorder([lc_messages.AIMessage(content="", tool_calls=[call])])
+
+    def grade(state: Grades) -> dict:
+        answer = rec.model.with_structured_output(Feedback).invoke(f"Grade: {state['joke']}")
+        return {"grades": [answer.model_dump()]}
+
+    builder = lg_graph.StateGraph(Grades)
+    builder.add_node("grade", grade)
+    builder.add_edge(lg_graph.START, "grade")
+    builder.add_edge("grade", lg_graph.END)
+    theirs = list(builder.compile().stream({"joke": "a joke"}, stream_mode="updates"))
+
+    n = model_node(
+        "grade",
+        [{"tool_calls": [call]}],
+        input="Grade: {joke}",
+        into="grades",
+        answer=ir.AnswerKind.STRUCTURED,
+        output=ir.OutputSpec(schemas=["Feedback"], strategy=ir.OutputStrategy.TOOL, span=SPAN),
+    )
+    schema = ir.SchemaSpec(name="Feedback", ref=ref(Feedback), json_schema={}, span=SPAN)
+    g = graph(
+        state=[chan("joke", default=""), chan("grades", "append", [])],
+        nodes=[n],
+        edges=[(START, "grade"), ("grade", END)],
+    )
+    assert updates_of(g, {"joke": "a joke"}, [schema]) == theirs
+    assert theirs == [{"grade": {"grades": [FEEDBACK]}}]
