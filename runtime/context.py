@@ -5,13 +5,14 @@ stream events; `interrupt` returns a known answer (validated against a response 
 D5) or raises `GraphInterrupt` with a deterministic id.
 
 How code finds its task: it is handed it. A node or router written `fn(state, ctx)` gets
-it as `ctx`, a tool as `ToolRuntime.task` (its `.context` is the run's context), a middleware hook as `runtime.task`. Code
-that is handed none (a plain function or tool body calling `agentc.runtime.interrupt()`, as
-in LangGraph) finds it through `current()`, which reads the one context variable of the
-runtime. The step runner sets it around each node and router call, in whichever thread
-runs the call (`enter` / `leave`); a sync node or tool body in the pool runs in a copy of
-the caller's context (`inline.in_pool`, `asyncio.to_thread`), so it sees the task, and any
-other context variable set around the run. There is no other ambient channel.
+it as `ctx`, a tool as `ToolRuntime.task` (its `.context` is the run's context), a
+middleware hook as `runtime.task`. Code that is handed none (a plain function or tool body
+calling `agentc.runtime.interrupt()`, as in LangGraph) finds it through `current()`, which
+reads the one context variable of the runtime. The step runner sets it around each node
+and router call, in whichever thread runs the call (`enter` / `leave`); a sync node or
+tool body in the pool runs in a copy of the caller's context (`inline.in_pool`,
+`asyncio.to_thread`), so it sees the task, and any other context variable set around the
+run. There is no other ambient channel.
 """
 
 from __future__ import annotations
