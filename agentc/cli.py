@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import sys
 
 from .version import __version__
@@ -51,10 +52,26 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    code = importlib.import_module(COMMANDS[args.command][0]).run(args)
+    try:
+        code = importlib.import_module(COMMANDS[args.command][0]).run(args)
+    except BrokenPipeError:  # `agentc explain f.agent | head`: the reader stopped reading
+        if not from_command_line:
+            raise
+        _silence_stdout()
+        return SIGPIPE_EXIT
     if from_command_line and args.command in QUICK_EXIT:
         _before_exit()
     return code
+
+
+SIGPIPE_EXIT = 141  # what a shell reports for a writer killed by SIGPIPE (128 + 13)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush of the unread output
+    does not raise (and print) a second BrokenPipeError at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 # Commands after which the process only exits: nothing they made needs a finalizer.
