@@ -337,7 +337,12 @@ def python_ref(unit: FileUnit, ref: ast.Ref) -> PyTarget | Diagnostic | Missing:
             f"`{parts[0]}` has no `{parts[1]}`",
             ref.parts[1].span,
             f"not defined in {os.path.basename(module.path)}",
-            help=did_you_mean(parts[1], module.all_names),
+            notes=tuple(
+                f"`from {m} import *` may bind it, but agentc reads only this file"
+                for m in module.star_imports
+            ),
+            help=did_you_mean(parts[1], module.all_names)
+            or (f"import it by name: `from … import {parts[1]}`" if module.star_imports else None),
         )
     use = unit.symbols[parts[0]].decl
     assert isinstance(use, ast.UseDecl), use

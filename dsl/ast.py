@@ -205,9 +205,16 @@ class JoinDecl(Node):
 
 @node
 class RouteCase(Node):
-    label: Name
+    """`tools -> act` or `"Rejected + Feedback" -> gen`: a router's answer and its node."""
+
+    label: Name | StringLit  # a string when the answer is not a name
     target: Name
     span: Span
+
+    @property
+    def key(self) -> str:
+        """The router's answer this case maps, however it was written."""
+        return self.label.text if isinstance(self.label, Name) else self.label.value
 
 
 @node

@@ -51,6 +51,7 @@ class Code(enum.StrEnum):
     UNKNOWN_ROUTER = "unknown-router"
     UNKNOWN_ROUTE_LABEL = "unknown-route-label"
     BAD_HOOK_POINT = "bad-hook-point"
+    HOOK_BYPASSED = "hook-bypassed"
     NO_ENTRY = "no-entry"
     BAD_TEMPLATE = "bad-template"
     MISSING_INTO = "missing-into"
@@ -142,7 +143,8 @@ _INFO: dict[Code, CodeInfo] = {
     ),
     Code.BAD_NODE: CodeInfo("a node's arguments do not fit its kind"),
     Code.BAD_EDGE: CodeInfo(
-        "an edge leaves END or enters START, `otherwise` has no `when`, or a join is malformed"
+        "an edge leaves END or enters START, `otherwise` has no `when`, a join is malformed, "
+        "or a route lists a node or a label twice"
     ),
     Code.MISSING_OTHERWISE: CodeInfo("conditional `when` edges out of a node have no `otherwise`"),
     Code.UNKNOWN_FIELD: CodeInfo(
@@ -154,6 +156,7 @@ _INFO: dict[Code, CodeInfo] = {
     ),
     Code.UNKNOWN_ROUTE_LABEL: CodeInfo("a route case uses a label its router never returns"),
     Code.BAD_HOOK_POINT: CodeInfo("a `hook` names an unknown hook point"),
+    Code.HOOK_BYPASSED: CodeInfo("a `Send` or a `Command(goto=\u2026)` would pass a graph hook by"),
     Code.NO_ENTRY: CodeInfo("a graph has no `edge START -> \u2026`"),
     Code.BAD_TEMPLATE: CodeInfo(
         "a model node's prompt template has a malformed `{placeholder}` or a lone brace"

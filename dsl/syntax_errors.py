@@ -11,7 +11,7 @@ one. Invariants: every span lies inside the file; nothing here raises for any in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 from lark import Token
@@ -198,13 +198,25 @@ def describe(stretch: Stretch, exc: UnexpectedInput, pattern_of: PatternOf) -> D
     if open_long is not None and open_long <= stretch.base + (exc.pos_in_stream or 0):
         return _unterminated_string(stretch, open_long + 2)
     if isinstance(exc, UnexpectedCharacters):
-        return _unexpected_character(stretch, exc)
+        return _in_route(stretch, exc, _unexpected_character(stretch, exc))
     if isinstance(exc, UnexpectedToken):
         if exc.token.type == "$END":
             return _unexpected_end(stretch, exc, pattern_of)
-        return _unexpected_token(stretch, exc, pattern_of)
+        return _in_route(stretch, exc, _unexpected_token(stretch, exc, pattern_of))
     at = stretch.base + (exc.pos_in_stream or 0)
     return error(Code.SYNTAX, "the text does not follow the grammar", _clamped(stretch, at, at + 1))
+
+
+def _in_route(stretch: Stretch, exc: UnexpectedInput, d: Diagnostic) -> Diagnostic:
+    """Inside `route a by r { … }` the likely slip is a label that is not a name
+    (LangGraph's guides use labels such as "Rejected + Feedback"): say how to write one."""
+    at = stretch.base + (exc.pos_in_stream or 0)
+    opens = scan(stretch.source.text, stretch.base, at).open_brackets
+    if d.help is not None or not opens or _block_name(stretch.source, opens[-1]) != "`route` block":
+        return d
+    return replace(
+        d, help='write a label that is not a name as a string: `"Rejected + Feedback" -> node`'
+    )
 
 
 def _unterminated_long_string(stretch: Stretch) -> int | None:

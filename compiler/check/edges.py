@@ -3,8 +3,8 @@ END where those may stand), `when` groups, conditions, routers and their labels.
 
 Input: `Ctx`, the statement and the graph's node table (`Nodes`). Output: diagnostics —
 `unknown-node` (with did-you-mean), `bad-edge` (START/END misuse, a join with several
-targets or a condition, a source listed twice), `missing-otherwise`, `unknown-field`,
-`unknown-router`, `unknown-route-label`.
+targets or a condition, a source listed twice, a route label mapped twice),
+`missing-otherwise`, `unknown-field`, `unknown-router`, `unknown-route-label`.
 Invariant: the AST is only read.
 """
 
@@ -190,17 +190,32 @@ def check_route(ctx: Ctx, route: ast.RouteDecl, nodes: Nodes) -> Iterator[Diagno
     if route.targets is not None:
         yield from _check_route_targets(route, route.targets, labels, nodes)
         return
+    seen: dict[str, ast.RouteCase] = {}
     for case in route.cases:
         yield from node_exists(case.target, nodes, boundary="END")
-        if labels is not None and case.label.text not in labels:
+        if case.key in seen:  # `x` and `"x"` are one label
+            yield _label_twice(case, seen[case.key])
+        seen.setdefault(case.key, case)
+        if labels is not None and case.key not in labels:
             yield error(
                 Code.UNKNOWN_ROUTE_LABEL,
-                f"the router never returns `{case.label.text}`",
+                f"the router never returns `{case.key}`",
                 case.label.span,
                 "unknown label",
                 notes=("it returns: " + ", ".join(labels),),
-                help=did_you_mean(case.label.text, labels),
+                help=did_you_mean(case.key, labels),
             )
+
+
+def _label_twice(case: ast.RouteCase, first: ast.RouteCase) -> Diagnostic:
+    return error(
+        Code.BAD_EDGE,
+        f"route label `{case.key}` is mapped twice",
+        case.label.span,
+        "mapped again here",
+        secondary=(Label(first.label.span, f"first mapped to `{first.target.text}` here"),),
+        help="map each label to one node; a router answers one label at a time",
+    )
 
 
 def _check_route_targets(

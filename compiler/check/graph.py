@@ -2,17 +2,16 @@
 
 Input: `Ctx` and an `ast.GraphDecl` (its settings read once by `Ctx.graph_settings`).
 Output: diagnostics for settings written twice, node declarations (nodes.py) and their
-options (node_options.py), edges, joins and routes (edges.py), hooks, interrupts, state,
-`context` / `input` / `output` (graph_io.py), limits, checkpoint, store and misplaced
-statements. Reachability and the path to END are checked after lowering (structure.py).
+options (node_options.py), edges, joins and routes (edges.py), hooks (hooks.py),
+interrupts, state, `context` / `input` / `output` (graph_io.py), limits, checkpoint, store
+and misplaced statements. Reachability and the path to END are checked after lowering
+(structure.py).
 Invariant: the AST is only read; every rule reports and carries on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-
-import agentc.ir as ir
 
 from ...dsl import ast
 from ...dsl.codes import Code
@@ -24,8 +23,9 @@ from ..suggest import did_you_mean
 from .common import check_fields
 from .edges import Nodes, check_edge, check_join, check_route, check_when_groups, node_exists
 from .graph_io import check_channel_list, check_context, check_output_stmt
+from .hooks import check_hook, check_hook_bypass
 from .node_options import check_node_options
-from .nodes import check_nodes, check_python_call
+from .nodes import check_nodes
 from .run_settings import (
     check_checkpoint,
     check_interrupt_checkpointer,
@@ -33,9 +33,6 @@ from .run_settings import (
     check_limits,
     check_store,
 )
-
-HOOK_WORDS = ("before", "after")
-GRAPH_HOOK_POINTS = tuple(p.value for p in ir.HookPoint)
 
 
 def check_graph(ctx: Ctx, graph: ast.GraphDecl) -> Iterator[Diagnostic]:
@@ -48,6 +45,7 @@ def check_graph(ctx: Ctx, graph: ast.GraphDecl) -> Iterator[Diagnostic]:
     for stmt in graph.body:  # every statement as written, a repeated one too
         yield from _check_stmt(ctx, stmt, nodes, view)
     yield from check_when_groups(settings.edges)
+    yield from check_hook_bypass(settings.hooks, nodes, settings.routes)
     if not any(e.source.text == "START" for e in settings.edges):
         yield error(
             Code.NO_ENTRY,
@@ -118,32 +116,3 @@ def _check_setting(ctx: Ctx, stmt: ast.SettingStmt, view: StateView) -> Iterator
             "unknown setting",
             help=did_you_mean(key, [*GRAPH_SETTING_KEYS, "output"]),
         )
-
-
-def check_hook(ctx: Ctx, hook: ast.HookDecl, nodes: Nodes) -> Iterator[Diagnostic]:
-    point = hook.point.text
-    if hook.target is not None:
-        if point not in HOOK_WORDS:
-            yield error(
-                Code.BAD_HOOK_POINT,
-                f"`hook {point} <node>` is not a hook point",
-                hook.point.span,
-                "expected before or after",
-                help=did_you_mean(point, HOOK_WORDS),
-            )
-        yield from node_exists(hook.target, nodes)
-    elif point not in GRAPH_HOOK_POINTS:
-        yield error(
-            Code.BAD_HOOK_POINT,
-            f"unknown hook point `{point}`",
-            hook.point.span,
-            "not a hook point",
-            help=did_you_mean(point, GRAPH_HOOK_POINTS + HOOK_WORDS),
-        )
-    call = hook.value
-    if call.callee.dotted != "python":
-        yield error(
-            Code.BAD_NODE, "a hook runs `python(module.function)`", call.span, "expected python(…)"
-        )
-    else:
-        yield from check_python_call(ctx, call)

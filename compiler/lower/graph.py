@@ -8,7 +8,9 @@ limits and checkpoint (defaults.py when not written), the store, the run-context
 and the `input` / `output` flags of each channel. Nodes are lowered by nodes.py.
 
 `hook before X = python(f)` becomes a python node `f.before_X` spliced in front of X (every
-edge and route into X now enters the hook node, which flows into X), marked with
+edge, join and label route into X now enters the hook node, which flows into X; a route
+with a target list and `goto` lists name X itself, so the checker refuses a hook in front
+of a node they name: check/hooks.py), marked with
 `NodeSpec.hook`; `hook after X` a node `f.after_X` between X and X's successors. A
 `before_model`/`after_model` hook without a node applies to every model node,
 `before_agent`/`after_agent` sit after START / before END; `wrap_model_call` /
@@ -183,7 +185,7 @@ def _route(ctx: Ctx, route: ast.RouteDecl) -> ir.BranchSpec:
     if route.targets is not None:  # `[x, END]`: the router answers node names (or Sends)
         routes = {_end(t.text): _end(t.text) for t in route.targets}
     else:
-        routes = {c.label.text: _end(c.target.text) for c in route.cases}
+        routes = {c.key: _end(c.target.text) for c in route.cases}  # a label as written
     return ir.BranchSpec(
         source=route.source.text,
         kind=ir.BranchKind.ROUTER,
@@ -283,6 +285,8 @@ def _insert(
 
 
 def _retarget(b: ir.BranchSpec, old: str, new: str) -> ir.BranchSpec:
+    if b.sends:  # maps each node to itself (Sends name nodes); the checker forbids a hook here
+        return b
     cases = [c.model_copy(update={"target": new}) if c.target == old else c for c in b.cases]
     routes = {k: (new if v == old else v) for k, v in b.routes.items()}
     return b.model_copy(update={"cases": cases, "routes": routes})

@@ -4,14 +4,16 @@ Input: a `use` target (a file path relative to the `.agent` file, or a dotted mo
 and the text of the Python file it names. Output: a `PyModule` — top-level functions (name,
 cleaned docstring, parameters with JSON Schema of their annotations, async or not,
 decorators), classes (pydantic models, dataclasses and TypedDicts with their fields;
-`AgentMiddleware` subclasses with their hook methods) and the other top-level names.
+`AgentMiddleware` subclasses with their hook methods) and every other name bound at module
+level, in any form Python has (bindings.py).
 
 Invariant: the module is parsed with `ast` and NEVER imported or executed, so checking an
 untrusted `.agent` file (and the Python beside it) runs none of its code.
 
 Modules: locate.py (where a target's file is, without importing), scan.py (functions,
-classes, names), annotations.py (annotation → JSON Schema, injected arguments, literals),
-model.py (the `PyModule` data). This package re-exports what the compiler uses.
+classes, names), bindings.py (module-level binding forms), annotations.py (annotation →
+JSON Schema, injected arguments, literals), model.py (the `PyModule` data). This package
+re-exports what the compiler uses.
 """
 
 from __future__ import annotations

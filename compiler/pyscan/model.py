@@ -122,7 +122,8 @@ class PyModule:
     path: str
     functions: dict[str, PyFunction] = field(default_factory=dict)
     classes: dict[str, PyClass] = field(default_factory=dict)
-    names: frozenset[str] = frozenset()  # every other top-level binding
+    names: frozenset[str] = frozenset()  # every other module-level binding (bindings.py)
+    star_imports: tuple[str, ...] = ()  # `from m import *`: names this scan cannot see
 
     def has(self, name: str) -> bool:
         return name in self.functions or name in self.classes or name in self.names

@@ -4,7 +4,9 @@ Input: the text of a Python file and its name. Output: a `PyModule` (model.py) �
 (name, cleaned docstring, parameters with the JSON Schema of their annotations, async or
 not, decorators, hooks applied by a call), classes (pydantic models, dataclasses and
 TypedDicts with their fields; AgentMiddleware subclasses with their hook methods,
-`__init__` parameters, `state_schema` and `tools`) and every other top-level name.
+`__init__` parameters, `state_schema` and `tools`) and every other module-level binding
+(bindings.py: tuple targets, `for`/`with`/`import … as`, names bound inside `if`/`try`
+blocks, …), plus the modules of `from m import *`.
 Invariant: the module is parsed, NEVER imported or executed; a syntax error is raised
 as `SyntaxError` for the caller to report.
 """
@@ -18,6 +20,7 @@ from typing import Any
 import agentc.ir as ir
 
 from .annotations import annotation_schema, injected_arg, last_name, literal
+from .bindings import bound_names, module_statements, star_imports
 from .model import (
     HOOK_DECORATORS,
     MIDDLEWARE_METHODS,
@@ -38,17 +41,20 @@ def scan_source(text: str, filename: str) -> PyModule:
     functions: dict[str, PyFunction] = {}
     classes: dict[str, PyClass] = {}
     names: set[str] = set()
-    for stmt in tree.body:
+    stars: list[str] = []
+    for stmt in module_statements(tree.body):  # `if`/`try`/… blocks too, in source order
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions[stmt.name] = _function(stmt)
         elif isinstance(stmt, ast.ClassDef):
             classes[stmt.name] = _class(stmt)
         else:
-            names.update(_bound_names(stmt))
             applied = _applied_hook(stmt, functions)
             if applied is not None:
                 functions[applied[0]] = applied[1]
-    return PyModule(filename, functions, classes, frozenset(names))
+        names.update(bound_names(stmt))
+        stars.extend(star_imports(stmt))
+    names -= functions.keys() | classes.keys()
+    return PyModule(filename, functions, classes, frozenset(names), tuple(stars))
 
 
 def _applied_hook(
@@ -77,18 +83,6 @@ def _applied_hook(
     return stmt.targets[0].id, PyFunction(
         fn.name, fn.doc, fn.params, fn.is_async, (deco, *fn.decorators), stmt.lineno
     )
-
-
-def _bound_names(stmt: ast.stmt) -> Iterable[str]:
-    if isinstance(stmt, ast.Assign):
-        for t in stmt.targets:
-            if isinstance(t, ast.Name):
-                yield t.id
-    elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-        yield stmt.target.id
-    elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
-        for alias in stmt.names:
-            yield (alias.asname or alias.name).split(".")[0]
 
 
 def _function(node: ast.FunctionDef | ast.AsyncFunctionDef) -> PyFunction:

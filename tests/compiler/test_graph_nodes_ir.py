@@ -131,3 +131,17 @@ def test_a_wrap_hook_keeps_the_model_config_readable():
     (node,) = result.program.graph("g").nodes
     config = ir.ModelNodeConfig.model_validate(node.config)
     assert [w["$import"] for w in config.wrap] == ["./steps.py:merge"]
+
+
+def test_a_string_route_label_lowers_to_the_router_answer_as_written():
+    text = (
+        'use "./steps.py" as steps\n'
+        'graph g {\n  state { joke: str = "" }\n'
+        "  node gen = python(steps.plan)\n  node grade = python(steps.plan)\n"
+        "  edge START -> gen\n  edge gen -> grade\n"
+        '  route grade by steps.gate { "Rejected + Feedback" -> gen, Accepted -> END }\n}\n'
+    )
+    result = compile_source(text, "x.agent", base_dir=CASE.parent)
+    assert result.program is not None, [d.message for d in result.diagnostics]
+    (branch,) = result.program.graph("g").branches
+    assert branch.routes == {"Rejected + Feedback": "gen", "Accepted": ir.END}

@@ -187,3 +187,62 @@ def test_dotted_agentc_module_is_found_without_importing(tmp_path: Path) -> None
     assert found is not None and found.name == "pii.py" and found.parent.name == "middleware"
     assert pyscan.locate("agentc.middleware", tmp_path).name == "middleware.py"
     assert pyscan.locate("agentc.stdlib.nothing_here", tmp_path) is None
+
+
+BINDINGS_SOURCE = """
+import os.path, json as codec
+from m import f as g, h
+from .stars import *
+raise SystemExit("never run")
+a, (b, [c, *d]) = 1, (2, [3, 4])
+e = f2 = 0
+e.attr = x[0] = 1
+ann: int = 1
+only_annotated: int
+n += 1
+for i, j in []: pass
+else: for_else = 1
+with open("x") as w1, open("y") as (w2, w3): pass
+while False: in_while = 1
+if True:
+    def in_if(state): ...
+    class InIf: ...
+try: import t1
+except ImportError as exc: t2 = 1
+else: t3 = 1
+finally: t4 = 1
+match a:
+    case {"k": m1, **m2}: pass
+    case [m3, *m4] if (guard := 1): pass
+    case Point(x=m5) | m6: pass
+if (walrus := 1): pass
+comp = [(in_comp := v) for v in []]
+fn = lambda arg: (in_lambda := arg)
+@decorate(in_decorator := 1)
+def top(x=(in_default := 1)):
+    local = 1
+    global from_global
+class Top:
+    class_attr = 1
+    def method(self):
+        global from_method
+del e
+"""
+
+
+def test_every_module_level_binding_form() -> None:
+    mod = pyscan.scan_source(BINDINGS_SOURCE, "b.py")
+    bound = """os codec g h a b c d e f2 ann n i j for_else w1 w2 w3 in_while in_if InIf t1
+        t2 t3 t4 m1 m2 m3 m4 m5 m6 guard walrus comp in_comp fn in_decorator in_default
+        top from_global Top from_method""".split()
+    assert [name for name in bound if not mod.has(name)] == []
+    unbound = "only_annotated attr x exc v arg in_lambda local class_attr method stars".split()
+    assert [name for name in unbound if mod.has(name)] == []
+    assert "in_if" in mod.functions and "InIf" in mod.classes and "in_if" not in mod.names
+    assert mod.star_imports == (".stars",)
+
+
+def test_scanning_never_runs_the_file(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    source = f"open({str(marker)!r}, 'w').close()\nname = 1\n"
+    assert pyscan.scan_source(source, "x.py").has("name") and not marker.exists()

@@ -63,3 +63,12 @@ def test_keywords_stay_names_in_node_arguments_and_options():
     assert [a.name.text for a in node.value.args if a.name] == ["input", "output", "into"]
     assert node.options is not None
     assert [e.key.text for e in node.options.entries] == ["input", "goto"]
+
+
+def test_a_route_label_may_be_a_string():
+    (route,) = _body('route gen by steps.grade { "Rejected + Feedback" -> gen, Accepted -> END }')
+    assert isinstance(route, ast.RouteDecl)
+    quoted, bare = route.cases
+    assert isinstance(quoted.label, ast.StringLit) and quoted.key == "Rejected + Feedback"
+    assert isinstance(bare.label, ast.Name) and bare.key == "Accepted"
+    assert (quoted.label.span.start.col, quoted.label.span.end.col) == (28, 49)

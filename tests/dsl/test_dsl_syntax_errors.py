@@ -275,3 +275,12 @@ def test_recovery_stops_when_blanking_goes_round_in_a_circle():
     # used to loop for ever. Recovery now stops at the first state it has seen before.
     text = 'graph g {\n  state {\n    t\n  }\n  "\n}\n'
     assert lines_codes(text) == [(3, "syntax")]
+
+
+def test_a_route_label_that_is_not_a_name_is_told_to_be_quoted():
+    for label, col in (("Rejected + Feedback", 31), ("Rejected Feedback", 31)):
+        d = one(f"graph g {{\n  route grade by r {{ {label} -> gen, Accepted -> END }}\n}}\n")
+        assert d.help is not None and '"Rejected + Feedback" -> node' in d.help
+        assert where(d) == (2, col)
+    elsewhere = one("graph g {\n  edge a -> b + c\n}\n")
+    assert elsewhere.help is None or "label" not in elsewhere.help
