@@ -1,6 +1,6 @@
 """What a scenario's `steps.py` imports instead of LangGraph or agentc: one name per helper
 (`Command`, `Send`, `interrupt`, `writer`, `store`, `model`), answered by the side the
-harness is running now.
+harness is running now, and `Counts` for a steps.py's `probe()`.
 
 Nodes and routers are written once and run on both sides; the harness calls `use(side, …)`
 before each side's run, and `model(name)` hands out that run's chat model for
@@ -152,3 +152,19 @@ def message(kind: str, content: Any = "", **fields: Any) -> Any:
 def get(obj: Any, key: str) -> Any:
     """A tool call's field: LangChain's calls are dicts, agentc's are objects."""
     return obj[key] if isinstance(obj, dict) else getattr(obj, key)
+
+
+class Counts(dict[str, int]):
+    """How often each named step ran, for a steps.py's `probe()`: `COUNTS = Counts("a")`,
+    then `reset, probe = COUNTS.reset, COUNTS.probe` (the harness zeroes it before each run
+    and compares what both sides counted)."""
+
+    def __init__(self, *names: str) -> None:
+        super().__init__(dict.fromkeys(names, 0))
+
+    def reset(self) -> None:
+        for name in self:
+            self[name] = 0
+
+    def probe(self) -> dict[str, int]:
+        return dict(self)

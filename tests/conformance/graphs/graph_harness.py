@@ -5,7 +5,8 @@ on one thread, the options both sides share), `oracle.py` (`build(kit)` → Lang
 compiled StateGraph), `graph.agent` (agentc's twin, compiled by the real pipeline),
 `steps.py` (the Python nodes and routers both sides run, through `dualside`) and
 `replies/NAME.json` (one chat model's scripted replies: agentc's `scripted:` file; the
-oracle's fake model replays the same list).
+oracle's fake model replays the same list). `"files_from": OTHER` takes the files a folder
+lacks from OTHER's folder, `"oracle_kwargs"` are passed to `build(kit, …)` (README).
 
 Operations (`runs`): `{"op": "stream", "input": {...}}` (or `"resume": X` for
 Command(resume=X), `"resume_by": [[interrupt value, answer], …]` for Command(resume={id:

@@ -80,6 +80,28 @@ class Kit:
     def model(name: str) -> Any:
         return dualside.model(name)
 
+    def tool_loop(self, tools: list[Any], system: str | None = None) -> Any:
+        """The workflows guide's agent, uncompiled: `llm_call` (the model `llm` with `tools`
+        bound, after the `system` prompt if any) and a ToolNode `tools`, looping until the
+        model calls no tool. Several scenarios test that loop; only their tools differ."""
+        from langchain_core.messages import SystemMessage
+        from langgraph.graph import END, START, MessagesState, StateGraph
+        from langgraph.prebuilt import ToolNode, tools_condition
+
+        prompt = [SystemMessage(content=system)] if system else []
+
+        def llm_call(state: Any) -> dict[str, Any]:
+            model = self.model("llm").bind_tools(tools)
+            return {"messages": [model.invoke([*prompt, *state["messages"]])]}
+
+        g = StateGraph(MessagesState)
+        g.add_node("llm_call", llm_call)
+        g.add_node("tools", ToolNode(tools))
+        g.add_edge(START, "llm_call")
+        g.add_conditional_edges("llm_call", tools_condition, {"tools": "tools", END: END})
+        g.add_edge("tools", "llm_call")
+        return g
+
 
 def lg_config(op: dict[str, Any], checkpoint_id: str | None = None) -> dict[str, Any]:
     conf: dict[str, Any] = {"configurable": {"thread_id": "t1"}}
@@ -180,7 +202,7 @@ def run_langgraph(sc: Scenario) -> Trace:
     oracle = load_module(sc.dir / "oracle.py", f"graph_oracle_{sc.name}")
     store = InMemoryStore() if sc.data.get("store") else None
     saver = InMemorySaver() if sc.data.get("checkpoint") else None
-    graph = oracle.build(Kit(steps, saver, store))
+    graph = oracle.build(Kit(steps, saver, store), **sc.oracle_kwargs)
     trace.ops = [lg_op(graph, op) for op in sc.runs]
     trace.stored = dump_store(store)
     probe = getattr(steps, "probe", None)

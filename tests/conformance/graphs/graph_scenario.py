@@ -8,7 +8,9 @@ import hashlib
 import importlib.util
 import json
 import os
+import shutil
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +32,7 @@ SAME_FAILURE = {
 @dataclass(frozen=True)
 class Scenario:
     name: str
-    dir: Path
+    dir: Path  # where its files are: its folder, or its folder laid over `files_from`'s
     data: dict[str, Any]
 
     @property
@@ -41,13 +43,77 @@ class Scenario:
     def graph(self) -> str | None:
         return self.data.get("graph")
 
+    @property
+    def oracle_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of the oracle's `build(kit, …)` (a variant of a shared graph)."""
+        return self.data.get("oracle_kwargs", {})
+
 
 def discover() -> list[Scenario]:
-    out = []
-    for d in sorted(SCENARIOS.iterdir()):
-        if (d / "scenario.json").exists():
-            out.append(Scenario(d.name, d, json.loads((d / "scenario.json").read_text())))
-    return out
+    data = {
+        d.name: json.loads((d / "scenario.json").read_text())
+        for d in sorted(SCENARIOS.iterdir())
+        if (d / "scenario.json").exists()
+    }
+    return [Scenario(name, files_of(name, data), data[name]) for name in data]
+
+
+# ---------------------------------------------------------------- shared graphs
+
+# what a folder shares with the one it names in `files_from` (scenario.json never)
+SHARED = ("oracle.py", "graph.agent", "steps.py", "replies")
+
+
+def layers(name: str, data: dict[str, dict[str, Any]]) -> list[Path]:
+    """The folders a scenario's files come from, the one it names first (`files_from`,
+    followed on), its own last: a file of a later folder replaces one of an earlier."""
+    chain: list[str] = []
+    while name not in chain:
+        chain.insert(0, name)
+        if "files_from" not in data[name]:
+            return [SCENARIOS / n for n in chain]
+        name = data[name]["files_from"]
+        assert name in data, f"files_from names no scenario: {name}"
+    raise AssertionError(f"files_from goes round in a circle: {chain}")
+
+
+def files_of(name: str, data: dict[str, dict[str, Any]]) -> Path:
+    """The folder holding a scenario's files: its own, or (with `files_from`) a copy where its
+    files are laid over the named folder's, so that `use "./steps.py"` and
+    `scripted:replies/…` in graph.agent find this scenario's steps and replies."""
+    folders = layers(name, data)
+    if len(folders) == 1:
+        return folders[0]
+    files = {
+        rel: path
+        for folder in folders
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and (rel := path.relative_to(folder)).parts[0] in SHARED
+    }
+    return _materialise(name, files)
+
+
+def _materialise(name: str, files: dict[Path, Path]) -> Path:
+    """The files copied into a folder named after their content: the same content is the same
+    folder (agentc's IR cache keys on the path), made whole before it takes that name (other
+    runs of the suite may be reading it at the same time)."""
+    h = hashlib.sha1()
+    for rel, path in sorted(files.items()):
+        h.update(str(rel).encode() + b"\0" + path.read_bytes() + b"\0")
+    root = Path(tempfile.gettempdir()) / "agentc-graph-scenarios"
+    final = root / f"{name}-{h.hexdigest()[:12]}"
+    if final.is_dir():
+        return final
+    root.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=root))
+    for rel, path in files.items():
+        (work / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, work / rel)
+    try:
+        work.rename(final)
+    except OSError:  # another run made it first: its copy is the same
+        shutil.rmtree(work, ignore_errors=True)
+    return final
 
 
 @dataclass

@@ -9,10 +9,10 @@ class State(TypedDict):
     log: Annotated[list[str], operator.add]
 
 
-def build(kit):
+def build(kit, destinations=("big", "small")):
     s = kit.steps
     g = StateGraph(State)
-    g.add_node("decide", s.decide, destinations=("big", "small"))
+    g.add_node("decide", s.decide, destinations=tuple(destinations))
     g.add_node("big", s.big)
     g.add_node("small", s.small)
     g.add_edge(START, "decide")

@@ -11,7 +11,7 @@ class State(TypedDict):
     log: Annotated[list[str], operator.add]
 
 
-def build(kit):
+def build(kit, **compile_kw):
     s = kit.steps
     g = StateGraph(State)
     g.add_node("write", s.write)
@@ -21,4 +21,4 @@ def build(kit):
     g.add_edge("write", "check")
     g.add_conditional_edges("check", s.after_check, ["publish", "write"])
     g.add_edge("publish", END)
-    return g.compile()
+    return g.compile(checkpointer=kit.checkpointer, **compile_kw)

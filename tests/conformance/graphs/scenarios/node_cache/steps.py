@@ -1,14 +1,9 @@
 """A cached node: the same input is answered from the cache (the node does not run again)."""
 
-CALLS = {"expensive": 0}
+import dualside as ds
 
-
-def reset():
-    CALLS["expensive"] = 0
-
-
-def probe():
-    return dict(CALLS)
+CALLS = ds.Counts("expensive")
+reset, probe = CALLS.reset, CALLS.probe
 
 
 def expensive(state):

@@ -7,9 +7,10 @@ class State(TypedDict):
     n: int
 
 
-def build(kit):
+def build(kit, limit=None):
     g = StateGraph(State)
     g.add_node("tick", kit.steps.tick)
     g.add_edge(START, "tick")
     g.add_conditional_edges("tick", kit.steps.again, ["tick"])
-    return g.compile()
+    graph = g.compile()
+    return graph if limit is None else graph.with_config(recursion_limit=limit)

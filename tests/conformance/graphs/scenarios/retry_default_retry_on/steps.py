@@ -1,14 +1,9 @@
 """LangGraph's default retry_on does not retry a ValueError: one attempt, then the error."""
 
-ATTEMPTS = {"strict": 0}
+import dualside as ds
 
-
-def reset():
-    ATTEMPTS["strict"] = 0
-
-
-def probe():
-    return dict(ATTEMPTS)
+ATTEMPTS = ds.Counts("strict")
+reset, probe = ATTEMPTS.reset, ATTEMPTS.probe
 
 
 def strict(state):

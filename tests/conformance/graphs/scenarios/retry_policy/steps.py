@@ -1,18 +1,13 @@
 """A node that fails twice with a transient error, under a retry policy of three attempts."""
 
-ATTEMPTS = {"flaky": 0}
+import dualside as ds
+
+ATTEMPTS = ds.Counts("flaky")
+reset, probe = ATTEMPTS.reset, ATTEMPTS.probe
 
 
 class Transient(Exception):
     """A failure worth retrying."""
-
-
-def reset():
-    ATTEMPTS["flaky"] = 0
-
-
-def probe():
-    return dict(ATTEMPTS)
 
 
 def flaky(state):
