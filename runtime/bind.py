@@ -17,7 +17,7 @@ import inspect
 import operator
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -26,7 +26,7 @@ from agentc.runtime.barriers import Flow
 from agentc.runtime.channels import MISSING, Channel, ReducerChannel
 from agentc.runtime.errors import BindError
 from agentc.runtime.inline import SyncPolicy
-from agentc.runtime.schema import find_schema
+from agentc.runtime.schema import Schema, find_schema, program_defs
 from agentc.runtime.types import Slot
 
 if TYPE_CHECKING:
@@ -57,11 +57,12 @@ class BoundNode:
 
 @dataclass(frozen=True, slots=True)
 class PayloadSchema:
-    """A node's `input: Schema`: the name (for errors) and the JSON Schema a Send's payload
-    is checked against."""
+    """A node's `input: Schema`: the name (for errors), the JSON Schema a Send's payload
+    is checked against, and the program's schemas its `$ref`s may name."""
 
     name: str
     schema: dict[str, Any]
+    defs: Mapping[str, Schema]
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +292,8 @@ def _bind_node(n: ir.NodeSpec, graph: ir.Graph, env: Env) -> BoundNode:
 def _payload_schema(n: ir.NodeSpec, program: ir.Program) -> PayloadSchema:
     assert n.input_schema is not None
     try:
-        return PayloadSchema(n.input_schema, find_schema(program, n.input_schema))
+        schema = find_schema(program, n.input_schema)
+        return PayloadSchema(n.input_schema, schema, program_defs(program))
     except KeyError:
         raise BindError(
             f"node `{n.name}` takes `input: {n.input_schema}`, but the program has no schema "

@@ -28,7 +28,7 @@ from agentc.runtime.checkpoint import Checkpointer, MemoryCheckpointer
 from agentc.runtime.errors import CheckpointerRequiredError, GraphStructureError, InvalidUpdateError
 from agentc.runtime.events import Event
 from agentc.runtime.executor import Loop, Outcome, RunSpec
-from agentc.runtime.schema import find_schema, run_context
+from agentc.runtime.schema import find_schema, program_defs, run_context
 from agentc.runtime.snapshots import StateSnapshot
 from agentc.runtime.store import Store
 from agentc.runtime.syncrun import collect, run_sync, running_loop, thread_loop
@@ -97,7 +97,9 @@ class CompiledGraph:
         cached = any(n.cache is not None for n in self.graph.nodes)
         self.cache = cache if cache is not None else NodeCache() if cached else None
         ctx = self.graph.context
-        self.context_schema = (ctx, find_schema(program, ctx)) if ctx is not None else None
+        self.context_schema = (
+            (ctx, find_schema(program, ctx), program_defs(program)) if ctx is not None else None
+        )
         limits = self.graph.limits
         self.limit = int(limits.steps.value)
         self.step_timeout = float(limits.step_timeout_s.value) if limits.step_timeout_s else None
@@ -182,8 +184,8 @@ class CompiledGraph:
 
     async def run(self, value: Any, spec: RunSpec) -> Outcome:
         if self.context_schema is not None:  # checked before step one
-            name, schema = self.context_schema
-            context = run_context(self.name, name, schema, spec.config.context)
+            name, schema, defs = self.context_schema
+            context = run_context(self.name, name, schema, spec.config.context, defs)
             spec = replace(spec, config=replace(spec.config, context=context))
         try:
             return await Loop(self.bound, spec).run(value)

@@ -1,17 +1,21 @@
-"""Checking a value against a JSON Schema of `Program.schemas`: a Send's payload (a node's
-`input: Schema`) and a run's context (`Graph.context`).
+"""Checking a value against a JSON Schema of `Program.schemas` or a channel's type: a
+Send's payload (a node's `input: Schema`), a run's context (`Graph.context`), and what
+`agentc run --input/--set/--context` gives a run (the CLI adapts it in `runner/given.py`).
 
 Input: a schema as the compiler writes it (or as pydantic writes it for a Python class):
 `type` (one or a list), `properties` / `required` / `additionalProperties`, `items`,
-`enum`, `const`, `anyOf` / `oneOf`, `$ref` into `$defs`. Output: the first `Problem` (the
-path to the offending field and what was expected), or None. The runtime may not import
-the stdlib's pydantic model builder, and this subset needs no library: unknown keywords
-are accepted (the check is never stricter than the schema says).
+`enum`, `const`, `anyOf` / `oneOf`, `$ref` to `#/$defs/Name` (found in the schema's own
+`$defs`, else among the program's schemas: a channel's type names a schema only by `$ref`).
+Output: the first `Problem`, which reads as one phrase naming where the value does not fit
+(`feedback.grade: expected one of "funny", "not funny", got "meh"`), or None. The runtime
+may not import the stdlib's pydantic model builder, and this subset needs no library:
+unknown keywords are accepted (the check is never stricter than the schema says).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,31 +25,54 @@ from pydantic import BaseModel
 import agentc.ir as ir
 from agentc.runtime.errors import InvalidContextError
 
+Schema = Mapping[str, Any]
+Path = tuple[str | int, ...]
+
+_ABSENT: Any = object()  # `got` of a problem that is a note, not a value
+_REF_HOPS = 20  # a bound: `$ref`s may loop (A → B → A) without a value to end them
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    path: tuple[str | int, ...]  # () : the value itself
-    expected: str
-    got: Any
+    """Where a value does not fit: its path (`()` the value itself), what was expected
+    there and what was found, or a note instead (`missing (required)`, `not a field …`)."""
+
+    path: Path
+    expected: str = ""
+    got: Any = _ABSENT
+    note: str = ""
 
     @property
     def where(self) -> str:
-        return ".".join(map(str, self.path))
+        """`feedback.grade`, `sections[1]`: the path as one would write it."""
+        out = ""
+        for step in self.path:
+            out += f"[{step}]" if isinstance(step, int) else f".{step}" if out else step
+        return out
+
+    @property
+    def shown(self) -> str:
+        """The value found, as JSON when it is JSON (else its repr and type), shortened."""
+        return _show(self.got)
+
+    @property
+    def what(self) -> str:
+        return self.note or f"expected {self.expected}, got {self.shown}"
+
+    def __str__(self) -> str:
+        """`tags[1]: expected a string, got 3` (the command line's wording)."""
+        return f"{self.where}: {self.what}" if self.path else self.what
 
     def describe(self) -> str:
-        """`field `name`: expected a string, got 3 (int)`."""
-        got = "nothing" if self.got is _ABSENT else f"{_short(self.got)} ({_kind(self.got)})"
-        field = f"field `{self.where}`: " if self.path else ""
-        return f"{field}expected {self.expected}, got {got}"
+        """`field `name`: missing (required)` (the runtime's errors)."""
+        return f"field `{self.where}`: {self.what}" if self.path else self.what
 
-
-_ABSENT: Any = object()  # a required field that is missing
 
 _TYPES: dict[str, str] = {
     "string": "a string",
     "integer": "an integer",
     "number": "a number",
-    "boolean": "a boolean",
+    "boolean": "true or false",
     "null": "null",
     "array": "a list",
     "object": "an object",
@@ -59,12 +86,20 @@ def find_schema(program: ir.Program, name: str) -> dict[str, Any]:
     raise KeyError(name)
 
 
-def check(schema: Mapping[str, Any], value: Any) -> Problem | None:
-    """The first way `value` fails `schema` (depth first, fields in schema order)."""
-    return _check(schema, value, (), schema.get("$defs") or {})
+def program_defs(program: ir.Program) -> dict[str, Schema]:
+    """The program's schemas by name: what a `$ref` outside a schema's own `$defs` names."""
+    return {s.name: s.json_schema for s in program.schemas}
 
 
-def with_defaults(schema: Mapping[str, Any], value: Mapping[str, Any]) -> dict[str, Any]:
+def check(
+    schema: Schema, value: Any, defs: Mapping[str, Schema] | None = None, at: Path = ()
+) -> Problem | None:
+    """The first way `value` fails `schema` (depth first, fields in schema order); `defs`:
+    the program's schemas, `at`: where the value stands (its problems' paths start there)."""
+    return _Checker({**(defs or {}), **(schema.get("$defs") or {})}).check(schema, value, at)
+
+
+def with_defaults(schema: Schema, value: Mapping[str, Any]) -> dict[str, Any]:
     """`value` with the top-level defaults of an object schema filled in (as a pydantic
     model built from the schema would have them)."""
     out = dict(value)
@@ -74,39 +109,84 @@ def with_defaults(schema: Mapping[str, Any], value: Mapping[str, Any]) -> dict[s
     return out
 
 
-def _check(
-    schema: Mapping[str, Any], value: Any, path: tuple[str | int, ...], defs: Mapping[str, Any]
-) -> Problem | None:
-    value = _as_json(value)
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        target = defs.get(ref.rsplit("/", 1)[-1])
-        return _check(target, value, path, defs) if isinstance(target, Mapping) else None
-    if "const" in schema and not _same(value, schema["const"]):
-        return Problem(path, f"`{_short(schema['const'])}`", value)
-    if "enum" in schema and not any(_same(value, e) for e in schema["enum"]):
-        return Problem(path, "one of " + ", ".join(f"`{_short(e)}`" for e in schema["enum"]), value)
-    options = schema.get("anyOf") or schema.get("oneOf")
-    if options:
-        problems = [_check(o, value, path, defs) for o in options]
-        if all(p is not None for p in problems):
-            # the one option whose shape the value has, failing deeper down, says most
-            deeper = [p for p in problems if p is not None and len(p.path) > len(path)]
-            return deeper[0] if len(deeper) == 1 else _union_problem(path, options, value)
-    typ = schema.get("type")
-    if typ is not None:
-        names = typ if isinstance(typ, list) else [typ]
-        if not any(_is_type(value, t) for t in names):
-            return Problem(path, _type_names(names), value)
-    if isinstance(value, Mapping):
-        return _check_object(schema, value, path, defs)
-    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+@dataclass(frozen=True, slots=True)
+class _Checker:
+    defs: Mapping[str, Schema]  # the program's schemas, under the root schema's `$defs`
+
+    def check(self, schema: Schema, value: Any, path: Path) -> Problem | None:
+        schema = self.resolve(schema)
+        value = _as_json(value)
+        if "const" in schema and not _same(value, schema["const"]):
+            return Problem(path, self.expected(schema), value)
+        if "enum" in schema and not any(_same(value, e) for e in schema["enum"]):
+            return Problem(path, self.expected(schema), value)
+        options = schema.get("anyOf") or schema.get("oneOf")
+        if options and (problem := self.any_of(options, value, path)) is not None:
+            return problem
+        typ = schema.get("type")
+        if typ is not None and not any(_is_type(value, t) for t in _listed(typ)):
+            return Problem(path, _type_names(_listed(typ)), value)
+        if isinstance(value, Mapping):
+            return self.object(schema, value, path)
         items = schema.get("items")
-        if isinstance(items, Mapping):
+        if _is_type(value, "array") and isinstance(items, Mapping):
             for i, item in enumerate(value):
-                if (p := _check(items, item, (*path, i), defs)) is not None:
+                if (p := self.check(items, item, (*path, i))) is not None:
                     return p
-    return None
+        return None
+
+    def any_of(self, options: list[Any], value: Any, path: Path) -> Problem | None:
+        """None when one option fits; else, when exactly one option fails deeper down (the
+        object of `Feedback?` with a wrong field), that problem, which says more than `a
+        `Feedback` or null`."""
+        problems = [self.check(o, value, path) for o in options]
+        if any(p is None for p in problems):
+            return None
+        deeper = [p for p in problems if p is not None and len(p.path) > len(path)]
+        if len(deeper) == 1:
+            return deeper[0]
+        return Problem(path, " or ".join(self.expected(o) for o in options), value)
+
+    def object(self, schema: Schema, value: Mapping[str, Any], path: Path) -> Problem | None:
+        props: Mapping[str, Any] = schema.get("properties") or {}
+        for key in schema.get("required") or ():
+            if key not in value:
+                return Problem((*path, key), note="missing (required)")
+        extra = schema.get("additionalProperties")
+        for key, item in value.items():
+            sub = props.get(key)
+            if sub is None and extra is False:
+                fields = ", ".join(props) or "none"
+                return Problem((*path, key), note=f"not a field (the fields: {fields})")
+            sub = extra if sub is None else sub
+            if isinstance(sub, Mapping) and (p := self.check(sub, item, (*path, key))) is not None:
+                return p
+        return None
+
+    def expected(self, schema: Schema) -> str:
+        """A few words for what fits: `an integer`, `one of "a", "b"`, `a `Feedback``."""
+        if isinstance(schema.get("$ref"), str):
+            return f"a `{_ref_name(schema['$ref'])}`"
+        options = schema.get("anyOf") or schema.get("oneOf")
+        if options:
+            return " or ".join(self.expected(o) for o in options)
+        if "const" in schema:
+            return _show(schema["const"])
+        if "enum" in schema:
+            return "one of " + ", ".join(_show(e) for e in schema["enum"])
+        typ = schema.get("type")
+        return "a value" if typ is None else _type_names(_listed(typ))
+
+    def resolve(self, schema: Schema) -> Schema:
+        """Follow `$ref`s: to the schema's own `$defs`, then the root's and the program's;
+        a name found nowhere is a schema that takes anything (not ours to refuse)."""
+        for _ in range(_REF_HOPS):
+            ref = schema.get("$ref")
+            if not isinstance(ref, str):
+                return schema
+            name = _ref_name(ref)
+            schema = (schema.get("$defs") or {}).get(name) or self.defs.get(name) or {}
+        return {}
 
 
 def _as_json(value: Any) -> Any:
@@ -119,45 +199,12 @@ def _as_json(value: Any) -> Any:
     return value
 
 
-def _check_object(
-    schema: Mapping[str, Any],
-    value: Mapping[str, Any],
-    path: tuple[str | int, ...],
-    defs: Mapping[str, Any],
-) -> Problem | None:
-    props: Mapping[str, Any] = schema.get("properties") or {}
-    for key in schema.get("required") or ():
-        if key not in value:
-            sub = props.get(key)
-            what = _expected(sub, defs) if isinstance(sub, Mapping) else "a value"
-            return Problem((*path, key), what, _ABSENT)
-    extra = schema.get("additionalProperties")
-    for key, item in value.items():
-        sub = props.get(key)
-        if sub is None:
-            if extra is False:
-                return Problem((*path, key), "no such field", item)
-            sub = extra if isinstance(extra, Mapping) else None
-        if sub is not None and (p := _check(sub, item, (*path, key), defs)) is not None:
-            return p
-    return None
+def _ref_name(ref: str) -> str:
+    return ref.rsplit("/", 1)[-1]
 
 
-def _union_problem(path: tuple[str | int, ...], options: list[Any], value: Any) -> Problem:
-    return Problem(path, " or ".join(_expected(o, {}) for o in options), value)
-
-
-def _expected(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
-    if "$ref" in schema:
-        return f"a `{str(schema['$ref']).rsplit('/', 1)[-1]}`"
-    if "const" in schema:
-        return f"`{_short(schema['const'])}`"
-    if "enum" in schema:
-        return "one of " + ", ".join(f"`{_short(e)}`" for e in schema["enum"])
-    typ = schema.get("type")
-    if typ is None:
-        return "a value"
-    return _type_names(typ if isinstance(typ, list) else [typ])
+def _listed(typ: Any) -> list[Any]:
+    return typ if isinstance(typ, list) else [typ]
 
 
 def _type_names(names: list[Any]) -> str:
@@ -187,17 +234,25 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
 
 
-def _kind(value: Any) -> str:
-    return type(value).__name__
+def _show(value: Any) -> str:
+    """JSON for a JSON value (`"meh"`, `3`, `true`); a Python value JSON cannot write
+    exactly (a set, an object) by its repr and type, so it is not mistaken for a string."""
+    try:
+        return _short(json.dumps(value, ensure_ascii=False))
+    except (TypeError, ValueError):
+        return f"{_short(repr(value))} ({type(value).__name__})"
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+def _short(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "…"
 
 
 def run_context(
-    graph: str, schema_name: str, schema: Mapping[str, Any], context: Mapping[str, Any] | None
+    graph: str,
+    schema_name: str,
+    schema: Schema,
+    context: Mapping[str, Any] | None,
+    defs: Mapping[str, Schema] | None = None,
 ) -> dict[str, Any]:
     """A run's context checked against its graph's `context` schema, with the schema's
     defaults filled in; a mismatch is one error naming the field and what it expected."""
@@ -208,7 +263,7 @@ def run_context(
             help="pass context={...} with the schema's fields",
         )
     value = with_defaults(schema, context or {})
-    problem = check(schema, value)
+    problem = check(schema, value, defs)
     if problem is not None:
         given = "" if context is not None else " (no context was given)"
         raise InvalidContextError(

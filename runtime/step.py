@@ -129,6 +129,15 @@ class StepOutcome:
     stopped: bool = False  # a task raised GraphInterrupt
     failure: BaseException | None = None
 
+    def lost(self, exc: BaseException) -> None:
+        """A task that raised: it paused (its interrupts are kept, its siblings go on) or
+        it failed (the first failure is the step's, E6)."""
+        if isinstance(exc, GraphInterrupt):
+            self.stopped = True
+            self.asked.append(tuple(exc.interrupts))
+        elif self.failure is None:
+            self.failure = exc
+
 
 OnFinished = Callable[[str, TaskResult], Awaitable[None]]
 _FAIR = 100  # inline tasks in a row before a step of them yields to the event loop
@@ -174,11 +183,8 @@ class StepRunner:
             return out
         try:  # a lone task: awaited here, no asyncio task of its own
             out.results[todo[0].id] = await self.run_task(todo[0], view, step, resumes, True)
-        except GraphInterrupt as gi:
-            out.stopped = True
-            out.asked.append(tuple(gi.interrupts))
         except Exception as exc:  # noqa: BLE001 - the loop re-raises it
-            out.failure = exc
+            out.lost(exc)
         return out
 
     def _all_inline(self, todo: list[Task]) -> bool:
@@ -217,13 +223,11 @@ class StepRunner:
                 await asyncio.sleep(0)  # let the loop's other work (other runs) in
             try:
                 result = await self.run_task(task, view, step, resumes, False)
-            except GraphInterrupt as gi:
-                out.stopped = True
-                out.asked.append(tuple(gi.interrupts))
-                continue
             except Exception as exc:  # noqa: BLE001 - the loop re-raises it
-                out.failure = exc
-                return
+                out.lost(exc)
+                if out.failure is not None:
+                    return
+                continue
             out.results[task.id] = result
             if on_finished is not None and i < last:  # F11 sync, as `_many`'s
                 await on_finished(task.id, result)
@@ -277,16 +281,13 @@ class StepRunner:
     ) -> None:
         for fut in done:
             exc = fut.exception()
-            if exc is None:
-                tid = futs[fut].id
-                out.results[tid] = fut.result()
-                if on_finished is not None and out.failure is None:
-                    await on_finished(tid, out.results[tid])
-            elif isinstance(exc, GraphInterrupt):
-                out.stopped = True
-                out.asked.append(tuple(exc.interrupts))
-            elif out.failure is None:
-                out.failure = exc
+            if exc is not None:
+                out.lost(exc)
+                continue
+            tid = futs[fut].id
+            out.results[tid] = fut.result()
+            if on_finished is not None and out.failure is None:
+                await on_finished(tid, out.results[tid])
 
     async def run_task(
         self, task: Task, view: Mapping[str, Any], step: int, resumes: dict[str, Any], lone: bool
@@ -402,7 +403,7 @@ def _runs_inline(node: BoundNode) -> bool:
 def check_payload(node: BoundNode, payload: Any) -> None:
     """A Send's payload against the node's `input: Schema`, before the node runs."""
     assert node.payload is not None
-    problem = check(node.payload.schema, payload)
+    problem = check(node.payload.schema, payload, node.payload.defs)
     if problem is not None:
         raise InvalidSendError(
             f"node `{node.name}` was sent a payload that does not match "

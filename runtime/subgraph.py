@@ -36,8 +36,13 @@ def subgraph_node(spec: ir.NodeSpec, graph: ir.Graph, env: BindEnv) -> SubgraphN
     inputs = child.bound.input_channels
     outputs = frozenset(child.bound.output_channels)
     parent = frozenset(c.name for c in graph.state)
-    take_in = _input_map(spec, config, inputs, parent)
-    give_back = _output_map(spec, config, outputs, parent)
+    name = config.graph
+    # (child channel, parent channel) pairs; each child channel must take input
+    take_in = _checked_map(
+        spec, config.input, True, inputs, f"an input channel of `{name}`", parent
+    )
+    # (parent channel, child channel) pairs; each child channel must be an output
+    give_back = _checked_map(spec, config.output, False, outputs, f"an output of `{name}`", parent)
 
     async def run_subgraph(state: Mapping[str, Any], ctx: RunContext) -> dict[str, Any] | Command:
         if take_in is None:
@@ -67,39 +72,33 @@ def _config(spec: ir.NodeSpec) -> ir.SubgraphNodeConfig:
         ) from None
 
 
-def _input_map(
-    spec: ir.NodeSpec, config: ir.SubgraphNodeConfig, inputs: frozenset[str], parent: frozenset[str]
-) -> tuple[tuple[str, str], ...] | None:
-    """(child channel, parent channel) pairs; each child channel must take input."""
-    if config.input is None:
-        return None
-    for c, p in config.input.items():
-        if c not in inputs:
-            _refuse(
-                spec, f"maps `{p}` into `{c}`, which is not an input channel of `{config.graph}`"
-            )
-        if p not in parent:
-            _refuse(spec, f"maps `{p}` into `{c}`, but `{p}` is not a channel of this graph")
-    return tuple(config.input.items())
-
-
-def _output_map(
+def _checked_map(
     spec: ir.NodeSpec,
-    config: ir.SubgraphNodeConfig,
-    outputs: frozenset[str],
+    pairs: Mapping[str, str] | None,
+    into_child: bool,
+    child_ok: frozenset[str],
+    child_is: str,
     parent: frozenset[str],
 ) -> tuple[tuple[str, str], ...] | None:
-    """(parent channel, child channel) pairs; each child channel must be an output."""
-    if config.output is None:
+    """A map's (target, source) pairs as written; `into_child`: the targets are the
+    child's channels (`input`), else the parent's (`output`). The child's end of each pair
+    must be in `child_ok` (`child_is` says what that is) and the parent's end a channel of
+    this graph; the error names the pair's end that is not."""
+    if pairs is None:
         return None
-    for p, c in config.output.items():
-        if c not in outputs:
-            _refuse(
-                spec, f"maps `{c}` back into `{p}`, but `{c}` is not an output of `{config.graph}`"
-            )
-        if p not in parent:
-            _refuse(spec, f"maps `{c}` back into `{p}`, which is not a channel of this graph")
-    return tuple(config.output.items())
+    for target, source in pairs.items():
+        head = f"maps `{source}` {'into' if into_child else 'back into'} `{target}`"
+        child, mine = (target, source) if into_child else (source, target)
+        if child not in child_ok:
+            _refuse(spec, head + _not(child, into_child, child_is))
+        if mine not in parent:
+            _refuse(spec, head + _not(mine, not into_child, "a channel of this graph"))
+    return tuple(pairs.items())
+
+
+def _not(name: str, is_target: bool, what: str) -> str:
+    """`, which is not …` for the target (named last), `, but `x` is not …` for the source."""
+    return f", which is not {what}" if is_target else f", but `{name}` is not {what}"
 
 
 def _refuse(spec: ir.NodeSpec, what: str) -> NoReturn:

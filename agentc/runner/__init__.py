@@ -4,7 +4,8 @@ Input: the parsed command line, from `cmd_run`. Output: the run's transcript and
 
 Rooms, in the order a run uses them: `inputs` (the command line's files and the user's
 input) → `given` (that input as a message or as channel values, `--set`, `--context`, each
-checked against the graph, with `values` for a value against its type) → `cassettes`
+checked against the graph, with `runtime.schema.check` for a value against its type) →
+`cassettes`
 (record/replay of the agent's model) → `calls` (every model of the run counts its calls
 and tokens) → `session` (bind the graph to its checkpointer and store, drive the run
 across pauses) → `transcript` (print the runtime's events as they arrive: each node's

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import UsageError
-from .values import mismatch
 
 if TYPE_CHECKING:
     import agentc.ir as ir
+    from agentc.runtime.schema import Problem
 
 MESSAGES = "messages"  # the channel a text input becomes a user message in
 
@@ -100,17 +100,16 @@ def input_value(
     given.update(sets)
     if not given:
         return None if resuming else _nothing_given(graph)
-    defs = {s.name: s.json_schema for s in program.schemas}
     by_name = {c.name: c for c in graph.state}
-    return {key: checked(graph, by_name, key, g, defs) for key, g in given.items()}
+    return {key: checked(program, graph, by_name, key, g) for key, g in given.items()}
 
 
 def checked(
+    program: ir.Program,
     graph: ir.Graph,
     by_name: Mapping[str, ir.ChannelSpec],
     key: str,
     given: Given,
-    defs: Mapping[str, Any],
 ) -> Any:
     """The value for channel `key`, or `UsageError` naming the channel and what it takes."""
     channel = by_name.get(key)
@@ -118,17 +117,30 @@ def checked(
         raise UsageError(_not_an_input(graph, key, given.source, known=channel is not None))
     if channel.type.display == "messages":
         return _messages(graph, key, given)
-    problem = mismatch(given.value, channel.type.json_schema, defs, key)
+    schema = channel.type.json_schema
+    problem = _problem(program, schema, given.value, (key,))
     if problem is None:
         return given.value
-    if given.raw is not None and mismatch(given.raw, channel.type.json_schema, defs) is None:
+    if given.raw is not None and _problem(program, schema, given.raw) is None:
         return given.raw  # `--set topic=3` for a str channel: the text was meant
-    display, sample = channel.type.display, _sample(channel.type.json_schema)
-    if problem.path == key and not problem.note:  # the whole value is of the wrong kind
-        what = f"{problem.got}, which is not of type `{display}`"
+    display, sample = channel.type.display, _sample(schema)
+    if problem.path == (key,) and not problem.note:  # the whole value is of the wrong kind
+        what = f"{problem.shown}, which is not of type `{display}`"
     else:
         what = f"a value not of type `{display}`: {problem}"
     raise UsageError(f"{given.source} gives `{key}` {what}; e.g. --set {key}={sample}")
+
+
+def _problem(
+    program: ir.Program, schema: Mapping[str, Any], value: Any, at: tuple[str, ...] = ()
+) -> Problem | None:
+    """Where `value` does not fit `schema` (`$ref`s name the program's schemas): the
+    runtime's own check of Send payloads and run contexts, so both read values alike."""
+    # imported on first use, as the runner imports all of the runtime: a usage error
+    # found before any value is checked (a typo in a key) costs no runtime import
+    from agentc.runtime.schema import check, program_defs
+
+    return check(schema, value, program_defs(program), at)
 
 
 def _messages(graph: ir.Graph, key: str, given: Given) -> Any:
@@ -162,8 +174,7 @@ def context_value(program: ir.Program, graph: ir.Graph, text: str | None) -> dic
         )
     schema = next((s for s in program.schemas if s.name == graph.context), None)
     if schema is not None:
-        defs = {s.name: s.json_schema for s in program.schemas}
-        problem = mismatch(value, schema.json_schema, defs)
+        problem = _problem(program, schema.json_schema, value)
         if problem is not None:
             raise UsageError(
                 f"--context does not fit `{schema.name}`, the context of `{graph.name}`: "

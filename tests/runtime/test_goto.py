@@ -159,11 +159,12 @@ def test_send_payload_matching_the_schema_runs():
 @pytest.mark.parametrize(
     ("payload", "says"),
     [
-        ({"pages": 2}, "field `name`: expected a string, got nothing"),
-        ({"name": 3, "pages": 2}, "field `name`: expected a string, got 3 (int)"),
-        ({"name": "x", "pages": True}, "field `pages`: expected an integer, got True (bool)"),
-        ({"name": "x", "pages": 1, "tags": ["a", 2]}, "field `tags.1`: expected a string"),
-        ("intro", "expected an object, got 'intro' (str)"),
+        ({"pages": 2}, "field `name`: missing (required)"),
+        ({"name": 3, "pages": 2}, "field `name`: expected a string, got 3"),
+        ({"name": "x", "pages": True}, "field `pages`: expected an integer, got true"),
+        ({"name": "x", "pages": 1, "tags": ["a", 2]}, "field `tags[1]`: expected a string, got 2"),
+        ("intro", 'expected an object, got "intro"'),
+        ({"name": "x", "pages": 1, "tags": {"a"}}, "`tags`: expected a list, got {'a'} (set)"),
     ],
 )
 def test_send_payload_against_the_schema_names_node_and_field(payload, says):

@@ -91,10 +91,19 @@ def test_the_childs_private_channels_neither_come_in_nor_go_out():
 @pytest.mark.parametrize(
     ("maps", "says"),
     [
-        ({"input": {"nope": "joke"}}, "maps `joke` into `nope`, which is not an input channel"),
-        ({"input": {"text": "nope"}}, "`nope` is not a channel of this graph"),
-        ({"output": {"feedback": "nope"}}, "`nope` is not an output of `child`"),
-        ({"output": {"nope": "verdict"}}, "into `nope`, which is not a channel of this graph"),
+        (
+            {"input": {"nope": "joke"}},
+            "maps `joke` into `nope`, which is not an input channel of `child`",
+        ),
+        ({"input": {"text": "nope"}}, "maps `nope` into `text`, but `nope` is not a channel of"),
+        (
+            {"output": {"feedback": "nope"}},
+            "maps `nope` back into `feedback`, but `nope` is not an output of `child`",
+        ),
+        (
+            {"output": {"nope": "verdict"}},
+            "maps `verdict` back into `nope`, which is not a channel of this graph",
+        ),
     ],
 )
 def test_a_map_naming_a_missing_channel_is_a_bind_error(maps, says):
