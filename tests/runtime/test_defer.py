@@ -17,6 +17,7 @@ from support.graphs import (
     graph,
     lg_steps,
     lg_twin,
+    log,
     node,
     router,
 )
@@ -24,14 +25,6 @@ from support.graphs import (
 from agentc.runtime import Command, RunConfig, Send, SqliteCheckpointer
 
 T = RunConfig(thread_id="t")
-
-
-def log(name: str):
-    def write(state):
-        return {"log": [name]}
-
-    write.__name__ = name
-    return write
 
 
 def both(g, value):

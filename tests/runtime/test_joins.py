@@ -18,6 +18,7 @@ from support.graphs import (
     graph,
     lg_steps,
     lg_twin,
+    log,
     node,
     router,
 )
@@ -25,14 +26,6 @@ from support.graphs import (
 from agentc.runtime import Command, MemoryCheckpointer, RunConfig, Send, SqliteCheckpointer
 
 T = RunConfig(thread_id="t")
-
-
-def log(name: str):
-    def write(state):
-        return {"log": [name]}
-
-    write.__name__ = name
-    return write
 
 
 def nodes(*names: str, **special) -> list:

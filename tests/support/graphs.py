@@ -234,6 +234,16 @@ def compiled(
     )
 
 
+def log(name: str) -> Callable[[Any], dict[str, Any]]:
+    """A node function named `name` that appends its name to the `log` channel."""
+
+    def write(state: Any) -> dict[str, Any]:
+        return {"log": [name]}
+
+    write.__name__ = name
+    return write
+
+
 def chain(*names: str) -> list[tuple[str, str]]:
     """START -> a -> b -> … -> END."""
     seq = [START, *names, END]
