@@ -11,6 +11,11 @@ server first (what an elicitation or sampling request looks like on the wire, D2
 with `rounds` may answer `input_required` with questions and read the retried call's
 `inputResponses` (D22).
 Every message is recorded in `server.requests` (method, params, session id).
+
+Faults (what a broken or hostile server sends): `raw_results` maps a method to the raw bytes
+of its result (spliced into the JSON-RPC response as they are: invalid JSON, invalid UTF-8,
+a 100,000-deep schema, a list `nextCursor` …), in a JSON reply or an SSE `data:` line;
+`session_id` is the `Mcp-Session-Id` header value `initialize` hands out (any latin-1 text).
 """
 
 from __future__ import annotations
@@ -71,11 +76,15 @@ class FakeMcpServer(LoopbackServer):
         *,
         page_size: int | None = None,
         sse: bool = False,
+        raw_results: dict[str, bytes] | None = None,
+        session_id: str | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
         self.tools = list(tools)
         self.page_size, self.sse = page_size, sse
+        self.raw_results = dict(raw_results or {})
+        self.session_id = session_id
         self.requests: list[Recorded] = []
         self.sessions: set[str] = set()
         self._lock = threading.Lock()
@@ -99,7 +108,7 @@ class FakeMcpServer(LoopbackServer):
         """(the reply message or None for a notification, a new session id or None)."""
         method, params = message.get("method"), message.get("params") or {}
         if method == "initialize":
-            sid = uuid.uuid4().hex
+            sid = self.session_id or uuid.uuid4().hex
             with self._lock:
                 self.sessions.add(sid)
             return _ok(
@@ -171,9 +180,17 @@ class _Handler(BaseHTTPRequestHandler):
         if reply is None:
             return self._send(202, b"", "application/json")
         tool = self._tool(message)
+        body = self._body(message, reply)
         if self.fake.sse:
-            return self._stream(reply, new_sid, tool.server_request if tool else None)
-        self._send(200, json.dumps(reply).encode(), "application/json", new_sid)
+            return self._stream(body, new_sid, tool.server_request if tool else None)
+        self._send(200, body, "application/json", new_sid)
+
+    def _body(self, message: dict[str, Any], reply: Any) -> bytes:
+        raw = self.fake.raw_results.get(str(message.get("method")))
+        if raw is None:
+            return json.dumps(reply).encode()
+        head = json.dumps({"jsonrpc": "2.0", "id": message.get("id")})[:-1].encode()
+        return head + b', "result": ' + raw + b"}"
 
     def _tool(self, message: dict[str, Any]) -> FakeMcpTool | None:
         if message.get("method") != "tools/call":
@@ -181,7 +198,7 @@ class _Handler(BaseHTTPRequestHandler):
         name = (message.get("params") or {}).get("name")
         return next((t for t in self.fake.tools if t.name == name), None)
 
-    def _stream(self, reply: Any, sid: str | None, request: dict[str, Any] | None) -> None:
+    def _stream(self, reply: bytes, sid: str | None, request: dict[str, Any] | None) -> None:
         events = [
             {
                 "jsonrpc": "2.0",
@@ -191,10 +208,8 @@ class _Handler(BaseHTTPRequestHandler):
         ]
         if request is not None:
             events.append({"jsonrpc": "2.0", "id": "srv-1", **request})
-        events.append(reply)
-        body = b"".join(
-            b"event: message\ndata: " + json.dumps(e).encode() + b"\n\n" for e in events
-        )
+        lines = [json.dumps(e).encode() for e in events] + [reply]
+        body = b"".join(b"event: message\ndata: " + line + b"\n\n" for line in lines)
         self._send(200, body, "text/event-stream", sid)
 
     def _send(self, status: int, body: bytes, kind: str, sid: str | None = None) -> None:

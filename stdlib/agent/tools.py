@@ -97,7 +97,13 @@ def structured_names(agent: AgentSpec, env: BindEnv) -> frozenset[str]:
 
 
 def merged_tools(local: Sequence[Tool], mcp: Sequence[Tool]) -> tuple[Tool, ...]:
-    """A7: keyed by name, MCP tools after the local ones; a later name wins."""
+    """A7: keyed by name, MCP tools after the local ones. A server tool never replaces a
+    local one: a clash stops the run (`duplicate-tool`), as two local tools of one name are
+    refused by `agentc check` (docs/divergences.md, A7)."""
+    if mcp:
+        from ..mcp.tools import refuse_shadowing  # lazy: only agents with MCP tools get here
+
+        refuse_shadowing(local, mcp)
     by_name = {t.name: t for t in local}
     by_name.update((t.name, t) for t in mcp)
     return tuple(by_name.values())

@@ -5,20 +5,24 @@ the server's tools given to the model. `client.py` speaks JSON-RPC over streamab
 from .client import McpError, McpServerRequestError
 from .tools import (
     McpToolError,
+    McpToolNameClashError,
     McpToolNotFoundError,
     McpToolset,
     UnconvertibleContent,
     convert_block,
     open_schema,
+    refuse_shadowing,
 )
 
 __all__ = [
     "McpError",
     "McpServerRequestError",
     "McpToolError",
+    "McpToolNameClashError",
     "McpToolNotFoundError",
     "McpToolset",
     "UnconvertibleContent",
     "convert_block",
     "open_schema",
+    "refuse_shadowing",
 ]

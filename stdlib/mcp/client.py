@@ -16,7 +16,11 @@ as `McpInputRequired` for the caller to answer and retry (D22, tools.py).
 
 Invariants: nothing is retried (E7: a tool call may not be idempotent); every failure is an
 `McpError` (a `ProviderError`, so the CLI reports it as one) naming the server, and it
-stops the run (E3/E12). The connection pool and the event-stream reader are the providers'
+stops the run (E3/E12). That includes a reply of the wrong shape (issue 12): a `nextCursor`
+that is not a string, an input schema nested more than MAX_SCHEMA_DEPTH deep, JSON nested too
+deeply to decode, bytes that are not UTF-8, an `Mcp-Session-Id` that is not visible ASCII,
+input-request params that are not an object; never a raw TypeError, RecursionError or
+UnicodeError. The connection pool and the event-stream reader are the providers'
 (`providers/http.py`); this module and that one are the only ones that import `httpx`.
 """
 
@@ -42,6 +46,9 @@ INPUT_REQUIRED = "input_required"  # a result's `resultType` when the server ask
 # D22: answered through interrupts, so the client can take form and URL elicitations
 CAPABILITIES = {"elicitation": {"form": {}, "url": {}}}
 MAX_PAGES = 1000  # a server that keeps handing out cursors is broken, not large
+# a tool's input schema deeper than this is refused: the model's provider, pydantic and
+# json would each recurse through it (real schemas nest a handful of levels)
+MAX_SCHEMA_DEPTH = 64
 
 
 class McpError(ProviderError):
@@ -97,6 +104,12 @@ async def list_tools(url: str, timeout_s: float | None = None) -> list[McpToolIn
             result = await s.request("tools/list", {"cursor": cursor} if cursor else {})
             tools.extend(_tool_info(url, t) for t in _list(url, result, "tools"))
             cursor = result.get("nextCursor")
+            if cursor is not None and not isinstance(cursor, str):
+                raise McpError(
+                    url,
+                    f"tools/list returned a nextCursor that is a JSON {_json_type(cursor)}, "
+                    "not a string",
+                )
             if not cursor:
                 return tools
             if cursor in seen:
@@ -144,6 +157,14 @@ def _input_required(url: str, result: Mapping[str, Any]) -> McpInputRequired:
         isinstance(r, Mapping) and isinstance(r.get("method"), str) for r in requests.values()
     ):
         raise McpError(url, "an input_required result whose inputRequests are not requests")
+    for key, r in requests.items():
+        params = r.get("params")
+        if params is not None and not isinstance(params, Mapping):
+            raise McpError(
+                url,
+                f"input request `{key}` ({r['method']}) has params that are a JSON "
+                f"{_json_type(params)}, not an object",
+            )
     return McpInputRequired(
         requests=dict(requests), request_state=state if isinstance(state, str) else None
     )
@@ -162,6 +183,12 @@ def _tool_info(url: str, raw: Any) -> McpToolInfo:
     schema = raw.get("inputSchema")
     if not isinstance(schema, Mapping):
         raise McpError(url, f"tool `{raw['name']}` has no inputSchema object")
+    if _depth(schema) > MAX_SCHEMA_DEPTH:
+        raise McpError(
+            url,
+            f"tool `{raw['name']}` has an inputSchema nested more than "
+            f"{MAX_SCHEMA_DEPTH} levels deep",
+        )
     description = raw.get("description")
     return McpToolInfo(
         name=raw["name"],
@@ -169,6 +196,36 @@ def _tool_info(url: str, raw: Any) -> McpToolInfo:
         input_schema=schema,
         raw=raw,
     )
+
+
+def _depth(value: object) -> int:
+    """How deeply objects and arrays nest in `value` (walked without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, Mapping):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_SCHEMA_DEPTH:
+            return deepest
+        stack.extend((c, level + 1) for c in children)
+    return deepest
+
+
+def _json_type(value: object) -> str:
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return "null" if value is None else type(value).__name__
 
 
 # ---------------------------------------------------------------- the session
@@ -263,11 +320,25 @@ class Session:
                     response.status_code,
                 )
             if self.session_id is None and SESSION_HEADER in response.headers:
-                self.session_id = response.headers[SESSION_HEADER]
+                self.session_id = self._session_id(response)
             reply = await self._reply(response, message["id"])
         finally:
             await response.aclose()
         return self._result(message["method"], reply)
+
+    def _session_id(self, response: httpx.Response) -> str:
+        """The spec's rule: a session id is visible ASCII (0x21–0x7E); anything else could
+        not be sent back in a header."""
+        raw = response.headers.raw
+        value = next(v for k, v in raw if k.decode("latin-1").lower() == SESSION_HEADER.lower())
+        if not value or not all(0x21 <= b <= 0x7E for b in value):
+            shown = value.decode("latin-1")[:80]
+            raise McpError(
+                self.url,
+                f"the {SESSION_HEADER} header {shown!r} is not visible ASCII "
+                "(the spec allows only characters 0x21-0x7E)",
+            )
+        return value.decode("ascii")
 
     async def _reply(self, response: httpx.Response, id_: int) -> Mapping[str, Any]:
         kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -289,13 +360,21 @@ class Session:
             raise
         except ProviderError as exc:  # the stream broke off
             raise McpError(self.url, exc.provider_message) from None
+        except UnicodeDecodeError as exc:
+            raise McpError(
+                self.url, f"an event-stream line that is not UTF-8 (byte {exc.start})"
+            ) from None
         raise McpError(self.url, "the event stream ended without a response")
 
     def _decode(self, raw: str | bytes) -> Any:
         try:
             return json.loads(raw)
+        except UnicodeDecodeError as exc:
+            raise McpError(self.url, f"a reply that is not UTF-8 (byte {exc.start})") from None
         except ValueError:
             raise McpError(self.url, "a reply that is not JSON") from None
+        except RecursionError:
+            raise McpError(self.url, "a reply whose JSON nests too deeply to read") from None
 
     def _match(self, data: object, id_: int) -> Mapping[str, Any] | None:
         """The response to request `id_` in a message or batch; None when it holds only

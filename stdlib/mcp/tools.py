@@ -5,6 +5,9 @@ Input: an agent's `McpToolRef`s (`tools [files]`, `tools [files.read_file]`, fro
 `client.py`, and per call a `ToolMessage`.
 
 Seats held here:
+- A7: an MCP tool never replaces another tool: a name two servers list, or one an agent's
+  own tool has (`refuse_shadowing`, called where the tools are merged), stops the run
+  before any model call (`McpToolNameClashError`, `duplicate-tool`).
 - A9: every tool the server lists, with no filter and the server's names; the list is read
   once, the first time the bound agent needs it, and kept (LangChain reads it once when the
   integrator calls list_tools). `files.read_file` picks one tool; a name the server does not
@@ -68,6 +71,14 @@ class McpToolNotFoundError(AgentcRuntimeError):
     """A9: `tools [server.name]` names a tool the server does not list."""
 
     code = "mcp-unknown-tool"
+
+
+class McpToolNameClashError(AgentcRuntimeError):
+    """A7 at bind time: an MCP tool whose name is already taken, by one of the agent's own
+    tools or by another server's tool. Raised before any model call, never a silent
+    replacement (the model's `add` would otherwise reach whichever came last)."""
+
+    code = "duplicate-tool"
 
 
 class McpToolError(ToolException):
@@ -158,7 +169,35 @@ class McpArguments(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-def mcp_tool(url: str, info: McpToolInfo) -> Tool:
+# where each MCP tool came from, keyed by its call function (kept by `Tool.with_options`)
+_ORIGINS: weakref.WeakKeyDictionary[Any, McpToolRef] = weakref.WeakKeyDictionary()
+
+
+def _origin(ref: McpToolRef) -> str:
+    return f"MCP server `{ref.server}` ({ref.url})"
+
+
+def refuse_shadowing(local: Sequence[Tool], mcp: Sequence[Tool]) -> None:
+    """A7 for MCP tools: an MCP tool named like one of the agent's own tools (its tools,
+    middleware tools, structured-output tools) is refused, not let replace it. Called where
+    the agent merges its local tools with the toolset's (`stdlib/agent/tools.py`)."""
+    names = {t.name for t in local}
+    for t in mcp:
+        if t.name not in names:
+            continue
+        ref = _ORIGINS.get(t.fn)
+        where = _origin(ref) if ref is not None else "an MCP server"
+        server = ref.server if ref is not None else "server"
+        raise McpToolNameClashError(
+            f"two tools named `{t.name}`: the agent's own tool `{t.name}` and the tool "
+            f"`{t.name}` that {where} lists",
+            span=ref.span if ref is not None else None,
+            help=f"rename the local tool, or pick the server's tools by name, leaving "
+            f"`{t.name}` out (`tools [{server}.other_tool]`)",
+        )
+
+
+def mcp_tool(url: str, info: McpToolInfo, ref: McpToolRef | None = None) -> Tool:
     """A `Tool` that calls `info` on the server at `url` (B10, E2, E12, D22)."""
 
     async def call(**arguments: Any) -> tuple[list[dict[str, Any]], Any]:
@@ -175,6 +214,8 @@ def mcp_tool(url: str, info: McpToolInfo) -> Tool:
         artifact = None if result.structured is None else {"structured_content": result.structured}
         return blocks, artifact
 
+    if ref is not None:
+        _ORIGINS[call] = ref
     schema = open_schema(info.input_schema)
     return Tool(
         name=info.name,
@@ -293,12 +334,39 @@ class McpToolset:
         listed: dict[str, list[McpToolInfo]] = {}
         for url in dict.fromkeys(r.url for r in self.refs):  # A9: each server once
             listed[url] = await list_tools(url)
-        picked: dict[str, Tool] = {}  # A7: a later name replaces an earlier one
+        picked: dict[str, Tool] = {}
+        origin: dict[str, McpToolRef] = {}
         for ref in self.refs:
             for info in _select(ref, listed[ref.url]):
-                picked[info.name] = mcp_tool(ref.url, info)
+                first = origin.get(info.name)
+                if first is not None:
+                    if first.url == ref.url:  # the same tool picked twice: one tool
+                        if first is not ref:
+                            continue
+                        raise _listed_twice(ref, info.name)
+                    raise _clash(first, ref, info.name)
+                origin[info.name] = ref
+                picked[info.name] = mcp_tool(ref.url, info, ref)
         self._tools = tuple(picked.values())
         return self._tools
+
+
+def _clash(first: McpToolRef, second: McpToolRef, name: str) -> McpToolNameClashError:
+    """A7: two servers list one name; neither may silently replace the other."""
+    return McpToolNameClashError(
+        f"two tools named `{name}`: {_origin(first)} and {_origin(second)} both list it",
+        span=second.span,
+        help=f"pick each server's tools by name (e.g. `tools [{first.server}.{name}, "
+        f"{second.server}.other_tool]`) so `{name}` comes from one server",
+    )
+
+
+def _listed_twice(ref: McpToolRef, name: str) -> McpToolNameClashError:
+    return McpToolNameClashError(
+        f"{_origin(ref)} lists two tools named `{name}`",
+        span=ref.span,
+        help="the server's listing is broken; fix the server",
+    )
 
 
 def _select(ref: McpToolRef, infos: list[McpToolInfo]) -> list[McpToolInfo]:
@@ -318,9 +386,11 @@ def _select(ref: McpToolRef, infos: list[McpToolInfo]) -> list[McpToolInfo]:
 __all__ = [
     "McpError",
     "McpToolError",
+    "McpToolNameClashError",
     "McpToolNotFoundError",
     "McpToolset",
     "convert_block",
     "mcp_tool",
     "open_schema",
+    "refuse_shadowing",
 ]

@@ -17,7 +17,12 @@ from agentc.api import load_agent
 from agentc.compiler.pipeline import compile_source
 from agentc.runtime import Command, RunConfig
 from agentc.runtime.errors import ResumeValidationError
-from agentc.stdlib.mcp import McpToolNotFoundError, convert_block, open_schema
+from agentc.stdlib.mcp import (
+    McpToolNameClashError,
+    McpToolNotFoundError,
+    convert_block,
+    open_schema,
+)
 from agentc.stdlib.mcp.client import McpError, McpServerRequestError
 from agentc.stdlib.providers import scripted as sc
 from agentc.testing.fake_mcp import FakeMcpServer, FakeMcpTool
@@ -472,3 +477,166 @@ def test_D23_a_request_the_server_sends_on_its_own_is_refused(tmp_path, mcp_serv
 def test_convert_block_refuses_unknown_types():
     with pytest.raises(ValueError, match="unknown MCP content type"):
         convert_block({"type": "video"})
+
+
+# ---------------------------------------------------------------- A7 at bind time (issue 12)
+
+ADD_PY = 'def add(a: int, b: int) -> int:\n    """Add two numbers."""\n    return a + b\n'
+ADD_SCHEMA = {"type": "object", "properties": {"a": {"type": "integer"}}}
+
+
+def two_source_file(tmp_path, uses: dict[str, str], tools: str, *replies) -> str:
+    (tmp_path / "local.py").write_text(ADD_PY)
+    lines = "".join(f'use "{src}" as {alias}\n' for alias, src in uses.items())
+    path = tmp_path / "clash.agent"
+    path.write_text(
+        f"agentc 1\n{lines}\nagent a {{\n"
+        f'  model "scripted" {{ replies: {json.dumps(list(replies))} }}\n'
+        f"  tools [{tools}]\n}}\n"
+    )
+    return str(path)
+
+
+def test_A7_an_mcp_tool_never_replaces_a_local_tool(tmp_path, mcp_server):
+    server = mcp_server([FakeMcpTool("add", ADD_SCHEMA, "The server's add."), *served()])
+    path = two_source_file(
+        tmp_path,
+        {"local": "./local.py", "files": server.url},
+        "local.add, files",
+        call("add", {"a": 2, "b": 3}),
+        "5",
+    )
+    sc.CREATED.clear()
+    with pytest.raises(McpToolNameClashError) as err:
+        load_agent(path, "a").invoke(ASK)
+    text = str(err.value)
+    assert "error[duplicate-tool]" in text
+    assert "the agent's own tool `add`" in text and f"`files` ({server.url})" in text
+    assert "files.other_tool" in text  # the hint: pick the server's tools by name
+    assert not sc.CREATED or not sc.CREATED[-1].calls  # stopped before any model call
+    assert "tools/call" not in server.methods()  # and the server's `add` never ran
+
+
+def test_A7_picking_other_server_tools_by_name_avoids_the_clash(tmp_path, mcp_server):
+    server = mcp_server([FakeMcpTool("add", ADD_SCHEMA), *served()])
+    path = two_source_file(
+        tmp_path,
+        {"local": "./local.py", "files": server.url},
+        "local.add, files.stat",
+        call("add", {"a": 2, "b": 3}),
+        "5",
+    )
+    result, model = run(path)
+    assert [t[0] for t in seen_tools(model)] == ["add", "stat"]
+    assert result["messages"][2].content == "5"  # the local add ran
+    assert "tools/call" not in server.methods()
+
+
+def test_A7_two_servers_listing_one_name_stop_the_run(tmp_path, mcp_server):
+    one = mcp_server([FakeMcpTool("search", description="one"), FakeMcpTool("a_only")])
+    two = mcp_server([FakeMcpTool("b_only"), FakeMcpTool("search", description="two")])
+    path = two_source_file(tmp_path, {"one": one.url, "two": two.url}, "one, two", "ok")
+    sc.CREATED.clear()
+    with pytest.raises(McpToolNameClashError) as err:
+        load_agent(path, "a").invoke(ASK)
+    text = str(err.value)
+    assert "error[duplicate-tool]" in text and "two tools named `search`" in text
+    assert f"`one` ({one.url})" in text and f"`two` ({two.url})" in text
+    assert "one.search" in text  # the hint: pick tools by name
+    assert not sc.CREATED or not sc.CREATED[-1].calls
+    # one server reached under two names is one tool, not a clash
+    path = two_source_file(tmp_path, {"one": one.url, "again": one.url}, "one, again", "ok")
+    _, model = run(path)
+    assert [t[0] for t in seen_tools(model)] == ["search", "a_only"]
+
+
+def test_A7_a_server_listing_one_name_twice_is_refused(tmp_path, mcp_server):
+    server = mcp_server([FakeMcpTool("x"), FakeMcpTool("x", description="again")])
+    with pytest.raises(McpToolNameClashError, match="lists two tools named `x`"):
+        run(agent_file(tmp_path, server.url, "files", "ok"))
+
+
+# ---------------------------------------------------------------- hostile replies (issue 12)
+
+DEEP = 100_000
+
+
+def deep_schema(depth: int) -> bytes:
+    return b'{"type": "object", "properties": {"a": ' * depth + b"{}" + b"}}" * depth
+
+
+@pytest.mark.parametrize(
+    ("faults", "match"),
+    [
+        pytest.param(
+            {"raw_results": {"tools/list": b'{"tools": [], "nextCursor": ["p2"]}'}},
+            "nextCursor that is a JSON array, not a string",
+            id="list-nextCursor",
+        ),
+        pytest.param(
+            {"raw_results": {"tools/list": b'{"tools": [], "nextCursor": {"page": 2}}'}},
+            "nextCursor that is a JSON object, not a string",
+            id="object-nextCursor",
+        ),
+        pytest.param(
+            {
+                "raw_results": {
+                    "tools/list": b'{"tools": [{"name": "t", "inputSchema": '
+                    + deep_schema(DEEP)
+                    + b"}]}"
+                }
+            },
+            "nests too deeply",
+            id="100000-deep-schema",
+        ),
+        pytest.param(
+            {
+                "raw_results": {
+                    "tools/list": b'{"tools": [{"name": "t", "inputSchema": '
+                    + deep_schema(300)
+                    + b"}]}"
+                }
+            },
+            "tool `t` has an inputSchema nested more than 64 levels deep",
+            id="300-deep-schema",
+        ),
+        pytest.param(
+            {"sse": True, "raw_results": {"tools/list": b'{"tools": [], "x": "\xff\xfe"}'}},
+            "not (valid )?UTF-8",
+            id="sse-invalid-utf8",
+        ),
+        pytest.param(
+            {"raw_results": {"tools/list": b'{"tools": [], "x": "\xff\xfe"}'}},
+            "a reply that is not UTF-8",
+            id="json-invalid-utf8",
+        ),
+        pytest.param(
+            {"session_id": "s\u00e9ance-1"},
+            "Mcp-Session-Id header 's\u00e9ance-1' is not visible ASCII",
+            id="non-ascii-session-id",
+        ),
+        pytest.param(
+            {"session_id": "two words"},
+            "is not visible ASCII",
+            id="session-id-with-space",
+        ),
+    ],
+)
+def test_hostile_replies_are_the_mcp_modules_own_errors(tmp_path, mcp_server, faults, match):
+    server = mcp_server(**faults)
+    with pytest.raises(McpError, match=match) as err:
+        run(agent_file(tmp_path, server.url, "files", "ok"))
+    assert f"MCP server {server.url}" in str(err.value)  # names the server
+    assert err.value.__cause__ is None  # the module's own error, not a wrapped raw one
+
+
+def test_an_elicitation_whose_params_is_a_list_is_refused(tmp_path, mcp_server):
+    bad = {"ask": {"method": "elicitation/create", "params": ["message", "name?"]}}
+    server = mcp_server([asking(bad)])
+    path = agent_file(
+        tmp_path, server.url, "files", call("deploy", {}), "ok", extra="  checkpoint memory\n"
+    )
+    expected = r"input request `ask` \(elicitation/create\) has params that are a JSON array"
+    with pytest.raises(McpError, match=expected) as err:
+        load_agent(path, "a").invoke(ASK, RunConfig(thread_id="t"))
+    assert f"MCP server {server.url}" in str(err.value)
