@@ -5,8 +5,10 @@ HTTP (`POST /_fake/push` with the reply as JSON). Output: real HTTP answers to O
 completions (`…/chat/completions`) and Anthropic messages (`…/v1/messages`), plain JSON or
 server-sent events, with tool calls, usage and stop reasons; and scripted faults: an error
 status with `Retry-After`, a slow answer, a dropped connection, malformed tool-call JSON, a
-stream cut off mid-way. Every request is recorded (path, headers, body, timings) for tests
-to assert the wire format (`server.requests`, or `GET /_fake/requests`).
+stream cut off mid-way, and malformed replies sent as given (`body`, `raw` bytes such as
+gzip garbage or invalid UTF-8, stream `events`). Every request is recorded (path, headers,
+body, timings) for tests to assert the wire format (`server.requests`, or
+`GET /_fake/requests`).
 
 Standard library only; the wire bodies are written by `fake_wire.py`. Run it by hand:
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -28,7 +31,7 @@ from dataclasses import asdict, dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .fake_wire import ANTHROPIC, OPENAI, FakeReply, FakeToolCall
+from .fake_wire import ANTHROPIC, OPENAI, FakeReply, FakeToolCall, raw_bytes, scripted_events
 from .loopback import LoopbackServer
 
 __all__ = ["FakeProviderServer", "FakeReply", "FakeToolCall", "RecordedRequest", "main"]
@@ -53,7 +56,7 @@ class FakeProviderServer(LoopbackServer):
         self._lock = threading.Lock()
         self.requests: list[RecordedRequest] = []
         self.default_reply = default_reply
-        self._httpd = ThreadingHTTPServer((host, port), _handler_for(self))
+        self._httpd = _QuietServer((host, port), _handler_for(self))
         self._httpd.daemon_threads = True
 
     @property
@@ -83,6 +86,15 @@ class FakeProviderServer(LoopbackServer):
     def _record(self, request: RecordedRequest) -> None:
         with self._lock:
             self.requests.append(request)
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that hangs up mid-answer (it stopped reading a reply it cannot use) is
+        # expected here; anything else is still reported.
+        exc = sys.exc_info()[1]
+        if not isinstance(exc, (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
 
 
 def _handler_for(server: FakeProviderServer) -> type[BaseHTTPRequestHandler]:
@@ -144,10 +156,20 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(reply.delay_s)
         if reply.drop:
             return self._drop()
+        if reply.status is not None and reply.raw is not None:
+            return self._send_bytes(reply.status, raw_bytes(reply.raw), reply.headers)
         if reply.status is not None:
             return self._send_json(
                 reply.status, _error_body(wire, reply.error_message), reply.headers
             )
+        if body.get("stream") and reply.events is not None:
+            return self._stream(iter(scripted_events(reply)), 0, reply, record)
+        if reply.raw is not None:
+            record.first_byte_at = time.perf_counter()
+            return self._send_bytes(200, raw_bytes(reply.raw), reply.headers)
+        if reply.body is not None:
+            record.first_byte_at = time.perf_counter()
+            return self._send_json(200, reply.body, reply.headers)
         model = reply.model or body.get("model") or "fake-model"
         render = OPENAI if wire == "openai" else ANTHROPIC
         if body.get("stream"):
@@ -159,7 +181,9 @@ class _Handler(BaseHTTPRequestHandler):
     # -------------------------------------------------------------- writing
 
     def _send_json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(payload).encode()
+        self._send_bytes(status, json.dumps(payload).encode(), headers)
+
+    def _send_bytes(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(data)))
@@ -174,6 +198,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
         self.send_header("transfer-encoding", "chunked")
+        for k, v in reply.headers.items():
+            self.send_header(k, v)
         self.end_headers()
         sent = list(events)
         if reply.omit_end:

@@ -44,6 +44,12 @@ class FakeReply:
     truncate_after: int | None = None  # stream: cut the connection after this many events
     omit_end: bool = False  # stream: end cleanly, without the events that finish the reply
     model: str | None = None
+    # Malformed replies, sent as given instead of the rendered one (the fault tests of item 17):
+    body: Any = None  # a JSON value sent as the whole (non-streamed) reply
+    raw: bytes | str | None = None  # bytes sent verbatim as the whole (non-streamed) reply
+    # stream: the events sent instead of the rendered ones; a JSON value or str is sent as
+    # `data: …` (a str as written), bytes verbatim (e.g. invalid UTF-8)
+    events: list[Any] | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> FakeReply:
@@ -60,6 +66,18 @@ def _split_text(reply: FakeReply) -> list[str]:
 
 def _split_args(text: str, size: int = 7) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)] or [""]
+
+
+def scripted_events(reply: FakeReply) -> list[bytes]:
+    """`FakeReply.events` as the bytes of server-sent events."""
+    out: list[bytes] = []
+    for item in reply.events or ():
+        out.append(item if isinstance(item, bytes) else _sse(item))
+    return out
+
+
+def raw_bytes(raw: bytes | str) -> bytes:
+    return raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogateescape")
 
 
 def _sse(data: Any, event: str | None = None) -> bytes:
@@ -143,7 +161,7 @@ class AnthropicRender:
         for n, call in enumerate(reply.tool_calls):
             try:
                 args: Any = json.loads(call.arguments) if call.arguments else {}
-            except ValueError:
+            except (ValueError, RecursionError):
                 args = call.arguments  # malformed on purpose: sent as a raw string
             content.append(
                 {

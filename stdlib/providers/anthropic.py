@@ -9,7 +9,8 @@ assistant turn ending in a server tool result, or another in-place system messag
 is an error when a leading one exists, and is moved to the top with a warning when none
 does); tool calls are `tool_use` blocks and tool replies `tool_result` blocks in a user turn;
 `tool_choice="any"` is `{type: any}` (B6); `max_tokens` is required by the API, so the profile's
-maximum output (or 4096) is sent when the file sets none.
+maximum output (or 4096) is sent when the file sets none; a reply or event not of this wire's
+shape is a `ProviderReplyError` naming the place (shape.py).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from ..messages import (
     ToolMessage,
     UsageMetadata,
 )
-from .assemble import parse_tool_call, split_calls
+from .assemble import MAX_ARGUMENT_DEPTH, parse_tool_call, split_calls, too_deep
 from .base import (
     Block,
     Blocks,
@@ -39,11 +40,12 @@ from .base import (
     ToolDefinition,
     message_type,
 )
-from .errors import ProviderError, ProviderStreamError
+from .errors import ProviderError, ProviderReplyError, ProviderStreamError
 from .http import iter_sse, open_response
 from .http_model import HttpChatModel
 from .openai import close_schema
 from .settings import AuthStyle
+from .shape import SHAPE_ERRORS, expect, tokens, unreadable
 
 SystemField = str | list[Block] | None  # the request's `system`: text or blocks
 
@@ -71,7 +73,10 @@ class AnthropicChatModel(HttpChatModel):
         ) as response:
             reader = _StreamReader(self.provider)
             async for event in iter_sse(endpoint, response):
-                delta = reader.read(event.data)
+                try:
+                    delta = reader.read(event.data)
+                except SHAPE_ERRORS as exc:
+                    raise unreadable(self.provider, exc) from None
                 if delta is not None:
                     yield delta
                 if reader.done:
@@ -282,7 +287,9 @@ def _image(url: str) -> Block:
 
 
 def parse_message(provider: str, data: dict[str, Any]) -> AIMessage:
-    blocks = data.get("content") or []
+    blocks = expect(provider, data.get("content"), "content", list) or []
+    for n, b in enumerate(blocks):
+        _check_block(provider, b, f"content[{n}]")
     calls = [
         parse_tool_call(b.get("name"), b.get("input"), b.get("id"))
         for b in blocks
@@ -290,34 +297,51 @@ def parse_message(provider: str, data: dict[str, Any]) -> AIMessage:
     ]
     valid, invalid = split_calls(calls)
     kept = [b for b in blocks if b.get("type") != "tool_use"]
+    if any(b.get("type") != "text" and too_deep(b) for b in kept):
+        raise ProviderReplyError(
+            provider, f"a content block is nested more than {MAX_ARGUMENT_DEPTH} levels deep"
+        )
     only_text = all(b.get("type") == "text" for b in kept)
     content: str | list[str | Block] = (
-        "".join(b.get("text", "") for b in kept) if only_text else list(kept)
+        "".join(b.get("text") or "" for b in kept) if only_text else list(kept)
     )
+    stop = expect(provider, data.get("stop_reason"), "stop_reason", str)
     meta = {
         "model_provider": provider,
-        "model_name": data.get("model"),
-        "stop_reason": data.get("stop_reason"),
-        "stop_sequence": data.get("stop_sequence"),
-        "finish_reason": data.get("stop_reason"),
+        "model_name": expect(provider, data.get("model"), "model", str),
+        "stop_reason": stop,
+        "stop_sequence": expect(provider, data.get("stop_sequence"), "stop_sequence", str),
+        "finish_reason": stop,
     }
     return AIMessage(
         content=content,
-        id=data.get("id"),
+        id=expect(provider, data.get("id"), "id", str),
         tool_calls=valid,
         invalid_tool_calls=invalid,
-        usage_metadata=parse_usage(data.get("usage")),
+        usage_metadata=parse_usage(data.get("usage"), provider),
         response_metadata=meta,
     )
 
 
-def parse_usage(usage: dict[str, Any] | None) -> UsageMetadata | None:
+def _check_block(provider: str, block: Any, where: str) -> None:
+    block = expect(provider, block, where, dict, optional=False)
+    kind = expect(provider, block.get("type"), f"{where}.type", str, optional=False)
+    if kind == "text":
+        expect(provider, block.get("text"), f"{where}.text", str)
+    elif kind == "tool_use":
+        expect(provider, block.get("name"), f"{where}.name", str)
+        expect(provider, block.get("id"), f"{where}.id", str)
+        expect(provider, block.get("input"), f"{where}.input", dict, str)
+
+
+def parse_usage(usage: Any, provider: str = "anthropic") -> UsageMetadata | None:
+    usage = expect(provider, usage, "usage", dict)
     if not usage:
         return None
-    cache_read = usage.get("cache_read_input_tokens") or 0
-    cache_write = usage.get("cache_creation_input_tokens") or 0
-    inp = (usage.get("input_tokens") or 0) + cache_read + cache_write
-    out = usage.get("output_tokens") or 0
+    cache_read = tokens(provider, usage, "cache_read_input_tokens", "usage")
+    cache_write = tokens(provider, usage, "cache_creation_input_tokens", "usage")
+    inp = tokens(provider, usage, "input_tokens", "usage") + cache_read + cache_write
+    out = tokens(provider, usage, "output_tokens", "usage")
     details = {k: v for k, v in (("cache_read", cache_read), ("cache_creation", cache_write)) if v}
     return UsageMetadata(
         input_tokens=inp, output_tokens=out, total_tokens=inp + out, input_token_details=details
@@ -342,51 +366,76 @@ class _StreamReader:
     def read(self, data: str) -> MessageDelta | None:
         try:
             event = json.loads(data)
+        except RecursionError:
+            raise ProviderReplyError(self.provider, "a stream event is nested too deeply") from None
         except ValueError:
             raise ProviderStreamError(
                 self.provider, f"stream event is not JSON: {data[:200]!r}"
             ) from None
-        handler = self._on.get(event.get("type"))
+        event = expect(self.provider, event, "stream event", dict, optional=False)
+        kind = expect(self.provider, event.get("type"), "stream event.type", str)
+        handler = self._on.get(kind) if kind is not None else None
         return handler(event) if handler is not None else None
 
+    def _get(self, event: dict[str, Any], key: str, *kinds: type) -> Any:
+        where = f"{event.get('type')} event.{key}"
+        return expect(self.provider, event.get(key), where, *kinds)
+
     def _on_message_start(self, event: dict[str, Any]) -> MessageDelta:
-        message = event.get("message") or {}
-        usage = parse_usage({**(message.get("usage") or {}), "output_tokens": 0})
+        message = self._get(event, "message", dict) or {}
+        p, where = self.provider, "message_start event.message"
+        usage_in = expect(p, message.get("usage"), f"{where}.usage", dict) or {}
+        usage = parse_usage({**usage_in, "output_tokens": 0}, p)
         return MessageDelta(
-            id=message.get("id"),
+            id=expect(p, message.get("id"), f"{where}.id", str),
             usage=usage,
-            response_metadata={"model_provider": self.provider, "model_name": message.get("model")},
+            response_metadata={
+                "model_provider": p,
+                "model_name": expect(p, message.get("model"), f"{where}.model", str),
+            },
         )
 
     def _on_content_block_start(self, event: dict[str, Any]) -> MessageDelta | None:
-        block = event.get("content_block") or {}
-        if block.get("type") == "tool_use":
+        block = self._get(event, "content_block", dict) or {}
+        index = self._get(event, "index", int) or 0
+        p, where = self.provider, "content_block_start event.content_block"
+        kind = expect(p, block.get("type"), f"{where}.type", str)
+        if kind == "tool_use":
             chunk = ToolCallChunk(
-                index=event.get("index", 0), id=block.get("id"), name=block.get("name")
+                index=index,
+                id=expect(p, block.get("id"), f"{where}.id", str),
+                name=expect(p, block.get("name"), f"{where}.name", str),
             )
             return MessageDelta(tool_call_chunks=(chunk,))
-        if block.get("type") == "text" and block.get("text"):
-            return MessageDelta(text=block["text"])
+        if kind == "text":
+            text = expect(p, block.get("text"), f"{where}.text", str)
+            return MessageDelta(text=text) if text else None
         return None
 
     def _on_content_block_delta(self, event: dict[str, Any]) -> MessageDelta | None:
-        delta = event.get("delta") or {}
-        kind = delta.get("type")
+        delta = self._get(event, "delta", dict) or {}
+        index = self._get(event, "index", int) or 0
+        p, where = self.provider, "content_block_delta event.delta"
+        kind = expect(p, delta.get("type"), f"{where}.type", str)
         if kind == "text_delta":
-            return MessageDelta(text=delta.get("text", ""))
+            return MessageDelta(text=expect(p, delta.get("text"), f"{where}.text", str) or "")
         if kind == "input_json_delta":
-            chunk = ToolCallChunk(index=event.get("index", 0), args=delta.get("partial_json", ""))
+            args = expect(p, delta.get("partial_json"), f"{where}.partial_json", str) or ""
+            chunk = ToolCallChunk(index=index, args=args)
             return MessageDelta(tool_call_chunks=(chunk,))
         return None
 
     def _on_message_delta(self, event: dict[str, Any]) -> MessageDelta:
-        delta = event.get("delta") or {}
-        out = (event.get("usage") or {}).get("output_tokens") or 0
-        stop = delta.get("stop_reason")
+        delta = self._get(event, "delta", dict) or {}
+        usage = self._get(event, "usage", dict) or {}
+        p, where = self.provider, "message_delta event"
+        out = tokens(p, usage, "output_tokens", f"{where}.usage")
+        stop = expect(p, delta.get("stop_reason"), f"{where}.delta.stop_reason", str)
+        sequence = expect(p, delta.get("stop_sequence"), f"{where}.delta.stop_sequence", str)
         return MessageDelta(
             finish_reason=stop,
             usage=UsageMetadata(output_tokens=out, total_tokens=out),
-            response_metadata={"stop_reason": stop, "stop_sequence": delta.get("stop_sequence")},
+            response_metadata={"stop_reason": stop, "stop_sequence": sequence},
         )
 
     def _on_message_stop(self, event: dict[str, Any]) -> None:
@@ -395,4 +444,6 @@ class _StreamReader:
 
     def _on_error(self, event: dict[str, Any]) -> None:
         err = event.get("error") or {}
-        raise ProviderStreamError(self.provider, str(err.get("message", err)))
+        raise ProviderStreamError(
+            self.provider, str(err.get("message", err) if isinstance(err, dict) else err)
+        )

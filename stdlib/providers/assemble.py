@@ -5,7 +5,8 @@ reply would have been without streaming. Invariants: text is concatenated; tool-
 are grouped by `index` (id and name from the first chunk that has them, argument fragments
 joined in order); usage is summed over the deltas that carry it; the last finish reason and
 the merged response metadata win. Arguments follow C4: empty → `{}`, not a JSON object →
-an `InvalidToolCall` carrying the raw text, never an exception.
+an `InvalidToolCall` carrying the raw text, never an exception — and so are arguments nested
+deeper than `MAX_ARGUMENT_DEPTH`, which later steps could not save or print.
 """
 
 from __future__ import annotations
@@ -18,32 +19,57 @@ from typing import Any
 from ..messages import AIMessage, InvalidToolCall, ToolCall, UsageMetadata
 from .base import MessageDelta
 
+MAX_ARGUMENT_DEPTH = 100  # levels of nested objects and arrays in one call's arguments
+
 
 def parse_tool_call(name: str | None, raw: Any, call_id: str | None) -> ToolCall | InvalidToolCall:
     """C4: arguments that are not a JSON object become an invalid call; empty become `{}`."""
     if isinstance(raw, dict):
+        if too_deep(raw):
+            return _invalid(name, _raw_text(raw), call_id, _deep_error(name))
         return ToolCall(name=name or "", args=raw, id=call_id)
     if not raw:
         return ToolCall(name=name or "", args={}, id=call_id)
     try:
         args = json.loads(raw, strict=False)  # strict=False: control chars in strings, as LC
+    except RecursionError:
+        return _invalid(name, str(raw), call_id, _deep_error(name))
     except (ValueError, TypeError) as exc:
-        return InvalidToolCall(
-            name=name,
-            args=str(raw),
-            id=call_id,
-            error=f"arguments of `{name}` are not valid JSON: {exc}",
-        )
+        return _invalid(name, str(raw), call_id, f"arguments of `{name}` are not valid JSON: {exc}")
     if not args:
         return ToolCall(name=name or "", args={}, id=call_id)
     if not isinstance(args, dict):
-        return InvalidToolCall(
-            name=name,
-            args=str(raw),
-            id=call_id,
-            error=f"arguments of `{name}` are not a JSON object",
-        )
+        return _invalid(name, str(raw), call_id, f"arguments of `{name}` are not a JSON object")
+    if too_deep(args):
+        return _invalid(name, str(raw), call_id, _deep_error(name))
     return ToolCall(name=name or "", args=args, id=call_id)
+
+
+def _invalid(name: str | None, raw: str, call_id: str | None, error: str) -> InvalidToolCall:
+    return InvalidToolCall(name=name, args=raw, id=call_id, error=error)
+
+
+def _deep_error(name: str | None) -> str:
+    return f"arguments of `{name}` are nested more than {MAX_ARGUMENT_DEPTH} levels deep"
+
+
+def _raw_text(args: dict[str, Any]) -> str:
+    try:
+        return json.dumps(args)
+    except (RecursionError, ValueError, TypeError):
+        return "(arguments too deeply nested to show)"
+
+
+def too_deep(value: Any, limit: int = MAX_ARGUMENT_DEPTH) -> bool:
+    """Whether `value` nests objects and arrays deeper than `limit` (no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return False
 
 
 def split_calls(

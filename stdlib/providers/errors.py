@@ -41,6 +41,17 @@ class ProviderStreamError(ProviderError):
     """A stream that broke off or carried an error event."""
 
 
+class ProviderReplyError(ProviderError):
+    """A reply agentc cannot read: not JSON, nested too deep, undecodable, or not the shape
+    of the provider's API. Says which provider sent it and what was wrong."""
+
+    def __init__(self, provider: str, problem: str, status: int | None = None) -> None:
+        super().__init__(provider, problem, status=status)
+        Exception.__init__(
+            self, f"{provider} sent a reply agentc cannot read: {self.provider_message}"
+        )
+
+
 class MissingAPIKeyError(ProviderError):
     """The environment variable that should hold the API key is unset or empty."""
 

@@ -7,8 +7,10 @@ body. Output: the decoded JSON reply (`post_json`), or the open response of a st
 `httpx.AsyncClient` per (provider, base URL, event loop), with HTTP/2 where the server
 offers it; retries follow the SDKs (E8: max_retries 2, exponential backoff with jitter,
 `Retry-After` honoured, retry on 408/409/429/5xx and connection errors, never on other
-4xx); every failure is a `ProviderError` (errors.py) naming provider, status and the
-provider's own message; secrets never appear in reprs or error text. `httpx` is imported
+4xx; a `Retry-After` that cannot be read means our own backoff); every failure is a
+`ProviderError` (errors.py) naming provider, status and the provider's own message — a body
+that cannot be decoded (bad Content-Encoding, invalid UTF-8, JSON nested too deeply) is a
+`ProviderReplyError`; secrets never appear in reprs or error text. `httpx` is imported
 here and in the MCP client only.
 """
 
@@ -30,9 +32,11 @@ import httpx
 from .errors import (
     ProviderConnectionError,
     ProviderError,
+    ProviderReplyError,
     ProviderStatusError,
     ProviderStreamError,
 )
+from .shape import describe
 
 DEFAULT_MAX_RETRIES = 2  # E8: the SDKs' default
 DEFAULT_TIMEOUT_S = 600.0  # the SDKs' read timeout
@@ -159,8 +163,12 @@ def retry_after_s(headers: httpx.Headers) -> float | None:
     try:
         return _sane(float(raw))
     except ValueError:
-        parsed = email.utils.parsedate_to_datetime(raw) if raw else None
-        return _sane(parsed.timestamp() - time.time()) if parsed else None
+        pass
+    try:  # an HTTP date; anything unreadable means our own backoff applies
+        parsed = email.utils.parsedate_to_datetime(raw)
+        return _sane(parsed.timestamp() - time.time())
+    except (ValueError, TypeError, OverflowError, IndexError):
+        return None
 
 
 def _sane(seconds: float) -> float | None:
@@ -185,7 +193,7 @@ def error_message(body: bytes) -> str:
     text = body.decode("utf-8", "replace")
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text.strip()[:500] or "(empty body)"
     err = data.get("error", data) if isinstance(data, dict) else data
     if isinstance(err, dict) and err.get("message"):
@@ -254,6 +262,8 @@ async def _send_once(endpoint: Endpoint, path: str, content: bytes, stream: bool
         response = await client.send(request, stream=stream)
     except httpx.TransportError as exc:
         raise _connection_error(endpoint, exc) from None
+    except httpx.DecodingError as exc:
+        raise _decoding_error(endpoint, exc) from None
     if response.status_code < 400:
         return response
     raw = await _read_quietly(response)
@@ -266,8 +276,15 @@ async def _send_once(endpoint: Endpoint, path: str, content: bytes, stream: bool
 async def _read_quietly(response: httpx.Response) -> bytes:
     try:
         return await response.aread()
-    except httpx.TransportError:
+    except (httpx.TransportError, httpx.DecodingError):
         return b""
+
+
+def _decoding_error(endpoint: Endpoint, exc: httpx.DecodingError) -> ProviderReplyError:
+    # The body does not match its Content-Encoding (e.g. "gzip" on bytes that are not gzip).
+    return ProviderReplyError(
+        endpoint.provider, f"the body could not be decoded as its Content-Encoding says ({exc})"
+    )
 
 
 def _dumps(body: dict[str, Any]) -> bytes:
@@ -287,12 +304,20 @@ async def post_json(endpoint: Endpoint, path: str, body: dict[str, Any]) -> dict
 def _decode_json(endpoint: Endpoint, raw: bytes) -> dict[str, Any]:
     try:
         data = json.loads(raw)
+    except RecursionError:
+        raise ProviderReplyError(endpoint.provider, "the JSON is nested too deeply") from None
+    except UnicodeDecodeError as exc:
+        raise ProviderReplyError(
+            endpoint.provider, f"it is not valid UTF-8 (byte {exc.start})"
+        ) from None
     except ValueError:
-        raise ProviderError(
-            endpoint.provider, f"reply is not JSON: {raw[:200].decode('utf-8', 'replace')!r}"
+        raise ProviderReplyError(
+            endpoint.provider, f"it is not JSON: {raw[:200].decode('utf-8', 'replace')!r}"
         ) from None
     if not isinstance(data, dict):
-        raise ProviderError(endpoint.provider, "reply is not a JSON object")
+        raise ProviderReplyError(
+            endpoint.provider, f"the reply is {describe(data)}, expected a JSON object"
+        )
     return data
 
 
@@ -324,6 +349,12 @@ async def iter_sse(endpoint: Endpoint, response: httpx.Response) -> AsyncIterato
     except httpx.TransportError as exc:
         raise ProviderStreamError(
             endpoint.provider, f"stream broke off: {exc or type(exc).__name__}"
+        ) from None
+    except httpx.DecodingError as exc:
+        raise _decoding_error(endpoint, exc) from None
+    except UnicodeDecodeError as exc:
+        raise ProviderReplyError(
+            endpoint.provider, f"a stream event is not valid UTF-8 (byte {exc.start} of its line)"
         ) from None
     if data:
         yield SSEvent(event, "\n".join(data))

@@ -15,6 +15,7 @@ from .base import MessageDelta, ModelProfile, ModelRequest
 from .http import post_json
 from .profiles import profile_for
 from .settings import AuthStyle, ModelSettings, settings_from_spec
+from .shape import SHAPE_ERRORS, unreadable
 
 if TYPE_CHECKING:
     from ...ir import ModelSpec
@@ -50,7 +51,10 @@ class HttpChatModel(ABC):
     async def generate(self, request: ModelRequest) -> AIMessage:
         body = self.body(request, stream=False)
         data = await post_json(self._settings.endpoint, self.PATH, body)
-        return self.parse(data)
+        try:
+            return self.parse(data)
+        except SHAPE_ERRORS as exc:  # a shape no check in the wire module named
+            raise unreadable(self.provider, exc) from None
 
     @abstractmethod
     def body(self, request: ModelRequest, stream: bool) -> dict[str, Any]:

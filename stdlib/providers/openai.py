@@ -6,7 +6,9 @@ Input: a `ModelRequest`. Output: an `AIMessage` (`generate`, one POST to
 `"required"` (B6); native structured output is `response_format: {type: json_schema}` and
 tools are marked strict beside it (B7); tool-call arguments that are not JSON become invalid
 calls and empty ones `{}` (C4); usage comes with the stream (`stream_options.include_usage`);
-a stream that ends before it finished is a `ProviderStreamError`.
+a stream that ends before it finished is a `ProviderStreamError`; a reply or event not of
+this wire's shape (a string for `choices`, a number for content or a tool name, token counts
+that are not whole numbers) is a `ProviderReplyError` naming the place (shape.py).
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ from ..messages import (
     AIMessage,
     BaseMessage,
     HumanMessage,
+    InvalidToolCall,
     SystemMessage,
+    ToolCall,
     ToolMessage,
     UsageMetadata,
 )
-from .assemble import parse_tool_call, split_calls
+from .assemble import MAX_ARGUMENT_DEPTH, parse_tool_call, split_calls, too_deep
 from .base import (
     Block,
     Blocks,
@@ -35,10 +39,11 @@ from .base import (
     ToolDefinition,
     message_type,
 )
-from .errors import ProviderError, ProviderStreamError
+from .errors import ProviderError, ProviderReplyError, ProviderStreamError
 from .http import iter_sse, open_response
 from .http_model import HttpChatModel
 from .settings import AuthStyle
+from .shape import SHAPE_ERRORS, expect, optional_tokens, tokens, unreadable
 
 PATH = "chat/completions"
 AUTH = AuthStyle("authorization", bearer=True)
@@ -63,7 +68,10 @@ class OpenAIChatModel(HttpChatModel):
                 if event.data == "[DONE]":
                     reader.done = True
                     break
-                delta = reader.read(event.data)
+                try:
+                    delta = reader.read(event.data)
+                except SHAPE_ERRORS as exc:
+                    raise unreadable(self.provider, exc) from None
                 if delta is not None:
                     yield delta
             reader.check_complete()
@@ -219,58 +227,85 @@ def format_response_format(fmt: ResponseFormat) -> dict[str, Any]:
 
 
 def parse_completion(provider: str, data: dict[str, Any]) -> AIMessage:
-    choices = data.get("choices") or []
+    choices = expect(provider, data.get("choices"), "choices", list)
     if not choices:
-        raise ProviderError(provider, f"reply has no choices: {json.dumps(data)[:300]}")
-    choice = choices[0]
-    msg = choice.get("message") or {}
-    calls = [
-        parse_tool_call(
-            (c.get("function") or {}).get("name"),
-            (c.get("function") or {}).get("arguments"),
-            c.get("id"),
+        raise ProviderError(provider, f"reply has no choices: {_preview(data)}")
+    choice = expect(provider, choices[0], "choices[0]", dict, optional=False)
+    msg = expect(provider, choice.get("message"), "choices[0].message", dict) or {}
+    content = expect(provider, msg.get("content"), "choices[0].message.content", str, list)
+    if isinstance(content, list) and too_deep(content):
+        raise ProviderReplyError(
+            provider,
+            f"`choices[0].message.content` is nested more than {MAX_ARGUMENT_DEPTH} levels deep",
         )
-        for c in msg.get("tool_calls") or []
+    raw_calls = expect(provider, msg.get("tool_calls"), "choices[0].message.tool_calls", list)
+    calls = [
+        _parse_call(provider, c, f"choices[0].message.tool_calls[{n}]")
+        for n, c in enumerate(raw_calls or ())
     ]
     valid, invalid = split_calls(calls)
-    extra = {"refusal": msg["refusal"]} if msg.get("refusal") else {}
+    refusal = expect(provider, msg.get("refusal"), "choices[0].message.refusal", str)
+    extra = {"refusal": refusal} if refusal else {}
+    finish = expect(provider, choice.get("finish_reason"), "choices[0].finish_reason", str)
     return AIMessage(
-        content=msg.get("content") or "",
-        id=data.get("id"),
+        content=content or "",
+        id=expect(provider, data.get("id"), "id", str),
         tool_calls=valid,
         invalid_tool_calls=invalid,
-        usage_metadata=parse_usage(data.get("usage")),
+        usage_metadata=parse_usage(data.get("usage"), provider),
         additional_kwargs=extra,
-        response_metadata=_metadata(provider, data, choice.get("finish_reason")),
+        response_metadata=_metadata(provider, data, finish),
     )
 
 
+def _preview(data: Any) -> str:
+    try:
+        return json.dumps(data)[:300]
+    except (ValueError, TypeError, RecursionError):
+        return "(unprintable)"
+
+
+def _parse_call(provider: str, raw: Any, where: str) -> ToolCall | InvalidToolCall:
+    call = expect(provider, raw, where, dict, optional=False)
+    fn = expect(provider, call.get("function"), f"{where}.function", dict) or {}
+    name = expect(provider, fn.get("name"), f"{where}.function.name", str)
+    args = expect(provider, fn.get("arguments"), f"{where}.function.arguments", str, dict)
+    return parse_tool_call(name, args, expect(provider, call.get("id"), f"{where}.id", str))
+
+
 def _metadata(provider: str, data: dict[str, Any], finish: str | None) -> dict[str, Any]:
-    meta: dict[str, Any] = {"model_provider": provider, "model_name": data.get("model")}
+    model = expect(provider, data.get("model"), "model", str)
+    meta: dict[str, Any] = {"model_provider": provider, "model_name": model}
     if finish is not None:
         meta["finish_reason"] = finish
-    if data.get("system_fingerprint"):
-        meta["system_fingerprint"] = data["system_fingerprint"]
+    fingerprint = expect(provider, data.get("system_fingerprint"), "system_fingerprint", str)
+    if fingerprint:
+        meta["system_fingerprint"] = fingerprint
     return meta
 
 
-def parse_usage(usage: dict[str, Any] | None) -> UsageMetadata | None:
+def parse_usage(usage: Any, provider: str = "openai") -> UsageMetadata | None:
+    usage = expect(provider, usage, "usage", dict)
     if not usage:
         return None
-    prompt = usage.get("prompt_tokens") or 0
-    completion = usage.get("completion_tokens") or 0
+    prompt = tokens(provider, usage, "prompt_tokens", "usage")
+    completion = tokens(provider, usage, "completion_tokens", "usage")
+    total = tokens(provider, usage, "total_tokens", "usage")
+    where_in, where_out = "usage.prompt_tokens_details", "usage.completion_tokens_details"
+    in_details = expect(provider, usage.get("prompt_tokens_details"), where_in, dict)
+    out_details = expect(provider, usage.get("completion_tokens_details"), where_out, dict)
     inp = {
-        "cache_read": (usage.get("prompt_tokens_details") or {}).get("cached_tokens"),
-        "audio": (usage.get("prompt_tokens_details") or {}).get("audio_tokens"),
+        "cache_read": optional_tokens(provider, in_details, "cached_tokens", where_in),
+        "audio": optional_tokens(provider, in_details, "audio_tokens", where_in),
     }
     out = {
-        "reasoning": (usage.get("completion_tokens_details") or {}).get("reasoning_tokens"),
-        "audio": (usage.get("completion_tokens_details") or {}).get("audio_tokens"),
+        "reasoning": optional_tokens(provider, out_details, "reasoning_tokens", where_out),
+        "audio": optional_tokens(provider, out_details, "audio_tokens", where_out),
     }
     return UsageMetadata(
         input_tokens=prompt,
         output_tokens=completion,
-        total_tokens=usage.get("total_tokens") or prompt + completion,
+        total_tokens=total or prompt + completion,
         input_token_details={k: v for k, v in inp.items() if v is not None},
         output_token_details={k: v for k, v in out.items() if v is not None},
     )
@@ -288,11 +323,14 @@ class _StreamReader:
     def read(self, data: str) -> MessageDelta | None:
         try:
             chunk = json.loads(data)
+        except RecursionError:
+            raise ProviderReplyError(self.provider, "a stream event is nested too deeply") from None
         except ValueError:
             raise ProviderStreamError(
                 self.provider, f"stream event is not JSON: {data[:200]!r}"
             ) from None
-        if isinstance(chunk, dict) and chunk.get("error"):
+        chunk = expect(self.provider, chunk, "stream event", dict, optional=False)
+        if chunk.get("error"):
             err = chunk["error"]
             raise ProviderStreamError(
                 self.provider, str(err.get("message", err) if isinstance(err, dict) else err)
@@ -300,21 +338,28 @@ class _StreamReader:
         return self._delta(chunk)
 
     def _delta(self, chunk: dict[str, Any]) -> MessageDelta | None:
-        choices = chunk.get("choices") or ()
+        p = self.provider
+        choices = expect(p, chunk.get("choices"), "stream event.choices", list) or ()
         text, calls, finish = "", (), None
         if choices:
-            delta = choices[0].get("delta") or {}
-            text = delta.get("content") or ""
-            calls = tuple(_call_chunk(i, c) for i, c in enumerate(delta.get("tool_calls") or ()))
-            finish = choices[0].get("finish_reason")
+            first = expect(p, choices[0], "stream event.choices[0]", dict, optional=False)
+            delta = expect(p, first.get("delta"), "stream event.choices[0].delta", dict) or {}
+            where = "stream event.choices[0].delta"
+            text = expect(p, delta.get("content"), f"{where}.content", str) or ""
+            raw_calls = expect(p, delta.get("tool_calls"), f"{where}.tool_calls", list) or ()
+            calls = tuple(
+                _call_chunk(p, i, c, f"{where}.tool_calls[{i}]") for i, c in enumerate(raw_calls)
+            )
+            finish = expect(p, first.get("finish_reason"), "stream event.finish_reason", str)
             self.finished = self.finished or finish is not None
-        usage = parse_usage(chunk.get("usage"))
+        usage = parse_usage(chunk.get("usage"), p)
         meta: dict[str, Any] = {}
         if self.first:
-            meta = {"model_provider": self.provider, "model_name": chunk.get("model")}
+            model = expect(p, chunk.get("model"), "stream event.model", str)
+            meta = {"model_provider": p, "model_name": model}
         if not (text or calls or finish or usage or self.first):
             return None
-        delta_id = chunk.get("id") if self.first else None
+        delta_id = expect(p, chunk.get("id"), "stream event.id", str) if self.first else None
         self.first = False
         return MessageDelta(
             text=text,
@@ -331,11 +376,13 @@ class _StreamReader:
             raise ProviderStreamError(self.provider, "stream ended before the reply was complete")
 
 
-def _call_chunk(position: int, raw: dict[str, Any]) -> ToolCallChunk:
-    fn = raw.get("function") or {}
+def _call_chunk(provider: str, position: int, raw: Any, where: str) -> ToolCallChunk:
+    raw = expect(provider, raw, where, dict, optional=False)
+    fn = expect(provider, raw.get("function"), f"{where}.function", dict) or {}
+    index = expect(provider, raw.get("index"), f"{where}.index", int)
     return ToolCallChunk(
-        index=raw.get("index", position),
-        id=raw.get("id"),
-        name=fn.get("name"),
-        args=fn.get("arguments") or "",
+        index=position if index is None else index,
+        id=expect(provider, raw.get("id"), f"{where}.id", str),
+        name=expect(provider, fn.get("name"), f"{where}.function.name", str),
+        args=expect(provider, fn.get("arguments"), f"{where}.function.arguments", str) or "",
     )
