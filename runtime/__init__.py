@@ -24,7 +24,10 @@ from agentc.runtime.context import get_config, get_context, get_store, get_strea
 from agentc.runtime.errors import (
     AgentcRuntimeError,
     CheckpointerRequiredError,
+    CheckpointWriteError,
+    DamagedCheckpointError,
     EmptyInputError,
+    InvalidConfigError,
     InvalidContextError,
     InvalidSendError,
     InvalidUpdateError,
@@ -38,7 +41,15 @@ from agentc.runtime.errors import (
     describe_node_failure,
     failed_nodes,
 )
-from agentc.runtime.store import InMemoryStore, Item, SqliteStore, Store, StoreError, open_store
+from agentc.runtime.store import (
+    DamagedStoreError,
+    InMemoryStore,
+    Item,
+    SqliteStore,
+    Store,
+    StoreError,
+    open_store,
+)
 from agentc.runtime.types import (
     Command,
     CommandGraph,
@@ -55,11 +66,15 @@ __all__ = [
     "AgentcRuntimeError",
     "Checkpointer",
     "CheckpointerRequiredError",
+    "CheckpointWriteError",
+    "DamagedCheckpointError",
+    "DamagedStoreError",
     "Command",
     "CommandGraph",
     "CompiledGraph",
     "Durability",
     "EmptyInputError",
+    "InvalidConfigError",
     "InvalidContextError",
     "InvalidSendError",
     "GraphInterrupt",

@@ -80,6 +80,46 @@ class UnknownStoredTypeError(SerializationError):
     code = "unknown-stored-type"
 
 
+class InvalidConfigError(AgentcRuntimeError, ValueError):
+    """A `RunConfig` setting the runtime cannot use (a recursion limit below 1, not an int)."""
+
+    code = "invalid-config"
+
+
+class DamagedCheckpointError(AgentcRuntimeError):
+    """Saved state that cannot be read back: a row or file that is not what agentc wrote
+    (bad JSON, a missing key, a value nested too deep, a parent chain that loops or breaks,
+    a corrupt database file). Never repaired by guessing, never pickled or evaluated."""
+
+    code = "damaged-checkpoint"
+
+    def __init__(
+        self,
+        what: str,
+        *,
+        thread: str | None = None,
+        where: str | None = None,
+        checkpoint: str | None = None,
+    ) -> None:
+        self.thread, self.where, self.checkpoint, self.what = thread, where, checkpoint, what
+        subject = (
+            f"the saved state of thread `{thread}`" if thread is not None else "the saved state"
+        )
+        place = f" in {where}" if where else ""
+        ckpt = f" (checkpoint {checkpoint})" if checkpoint else ""
+        super().__init__(
+            f"{subject}{place} is damaged{ckpt}: {what}",
+            help="restore the file from a backup, or start a new thread",
+        )
+
+
+class CheckpointWriteError(AgentcRuntimeError):
+    """A save that failed (disk full, a read-only file): saving stops, so the thread's
+    saved chain stays whole and resumes from its last good checkpoint."""
+
+    code = "checkpoint-write-failed"
+
+
 class BindError(AgentcRuntimeError):
     """An `ImportRef` that cannot be imported or is not callable the right way."""
 

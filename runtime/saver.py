@@ -5,7 +5,10 @@ unfinished step, interrupts, resume answers, Command updates). Output: calls on 
 `Checkpointer`. `sync` waits for each save; `async` (the default) hands blocking stores'
 saves to one writer thread per store, in order, and waits only at the end of the run;
 `exit` keeps the latest checkpoint in memory and saves it once, when the run ends or
-before anything is written against it.
+before anything is written against it. The first save that fails stops the run's saving
+(later saves queued behind it are skipped, in order), so the saved chain never has a
+checkpoint whose parent is missing: the run ends with that failure (`CheckpointWriteError`)
+and the thread resumes from its last good checkpoint.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from agentc.runtime.checkpoint import Checkpoint, Checkpointer, PendingWrite
+from agentc.runtime.errors import AgentcRuntimeError, CheckpointWriteError
 from agentc.runtime.events import DebugKind
 from agentc.runtime.types import Durability
 
@@ -47,6 +51,7 @@ class Saver:
         "bg",
         "exit_build",
         "debug",
+        "failed",
     )
 
     def __init__(
@@ -63,6 +68,9 @@ class Saver:
         self.bg: list[asyncio.Future[Any]] = []
         self.exit_build: Build | None = None
         self.debug = debug
+        # the first save that failed: every later save of this run is skipped (in the
+        # writer's order), so the saved chain ends at the last good checkpoint
+        self.failed: BaseException | None = None
 
     @property
     def live(self) -> Checkpointer:
@@ -98,10 +106,16 @@ class Saver:
         await self._put(build)
 
     async def _put(self, build: Build) -> None:
+        self.check()
         ckpt = build(self.parent_id)
         self.parent_id = ckpt.id
         await self.io(
-            self.live.put, self.thread, self.ns, ckpt, wait=self.durability is not Durability.ASYNC
+            self._write,
+            self.live.put,
+            self.thread,
+            self.ns,
+            ckpt,
+            wait=self.durability is not Durability.ASYNC,
         )
         if self.debug is not None:
             self.debug(
@@ -116,7 +130,9 @@ class Saver:
         if self.exit_build is not None:  # the writes hang off a checkpoint: save it first
             build, self.exit_build = self.exit_build, None
             await self._put(build)
+        self.check()
         await self.io(
+            self._write,
             self.live.put_writes,
             self.thread,
             self.ns,
@@ -125,10 +141,35 @@ class Saver:
             wait=wait or self.durability is not Durability.ASYNC,
         )
 
+    def _write(self, fn: Callable[..., Any], *args: Any) -> None:
+        """One save, run by the writer in order: skipped once an earlier save failed, so
+        no checkpoint is ever saved whose parent is missing (issue 12 item 4)."""
+        if self.failed is not None:
+            return
+        try:
+            fn(*args)
+        except Exception as e:
+            self.failed = e
+            raise
+
+    def check(self) -> None:
+        """Raise the failure of an earlier save (saving has stopped), as a clear error."""
+        if self.failed is None:
+            return
+        failed = self.failed
+        if isinstance(failed, AgentcRuntimeError):
+            raise failed
+        text = " ".join((str(failed).strip() or type(failed).__name__).split())
+        raise CheckpointWriteError(
+            f"could not save thread `{self.thread}`: {text} [{type(failed).__name__}]; "
+            "saving stopped there, so the thread resumes from its last saved checkpoint",
+        ) from failed
+
     async def flush(self) -> None:
         if self.exit_build is not None:
             build, self.exit_build = self.exit_build, None
             await self._put(build)
         if self.bg:
             bg, self.bg = self.bg, []
-            await asyncio.gather(*bg)
+            await asyncio.gather(*bg, return_exceptions=True)  # all done: none left running
+        self.check()

@@ -60,7 +60,8 @@ async def read_history(make_loop: MakeLoop, config: RunConfig) -> list[StateSnap
     loop: Loop | None = None
     for ckpt in ckpts:
         writes = await saver.io(saver.live.writes, thread, "", ckpt.id, wait=True)
-        if loop is None or loop.parent_id != ckpt.parent_id:
+        # a checkpoint that names itself as its parent is walked (and refused) by `chain`
+        if loop is None or loop.parent_id != ckpt.parent_id or ckpt.parent_id == ckpt.id:
             loop = make_loop(config)
             chain = await saver.io(saver.live.chain, thread, "", ckpt.id, wait=True)
         else:  # the next checkpoint on the same branch: replay only its own deltas

@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from agentc.runtime.errors import InvalidConfigError
+
 if TYPE_CHECKING:
     import agentc.ir as ir
     from agentc.runtime.compiled import CompiledGraph
@@ -75,6 +77,22 @@ class RunConfig:
     # middleware of the run and of its subgraphs, checked against `Graph.context`'s schema
     # before step one. Not saved in checkpoints: a resumed run is given it again.
     context: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        limit = self.recursion_limit
+        if limit is not None and (type(limit) is not int or limit < 1):
+            raise InvalidConfigError(
+                f"RunConfig(recursion_limit={limit!r}): the recursion limit is the most "
+                "supersteps a run may take, a whole number of 1 or more "
+                f"(got {_kind(limit)})",
+                help="pass e.g. recursion_limit=25, or None for the graph's own limit",
+            )
+
+
+def _kind(value: Any) -> str:
+    if type(value) is int:
+        return "zero" if value == 0 else "a negative number"
+    return f"a value of type `{type(value).__name__}`"
 
 
 class RunContext(Protocol):

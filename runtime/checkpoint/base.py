@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from agentc.runtime.algo import Task
 from agentc.runtime.barriers import NO_WAITS, Waits
+from agentc.runtime.errors import DamagedCheckpointError
 
 
 class CheckpointSource(str, enum.Enum):
@@ -91,12 +92,56 @@ class Checkpointer(Protocol):
     def close(self) -> None: ...
 
 
-def walk_chain(by_id: dict[str, Checkpoint], checkpoint_id: str) -> list[Checkpoint]:
+def walk_chain(
+    by_id: dict[str, Checkpoint],
+    checkpoint_id: str,
+    *,
+    thread: str | None = None,
+    where: str = "memory",
+) -> list[Checkpoint]:
+    """Root first, ending at `checkpoint_id`. A parent that is missing, or a chain that
+    loops (a checkpoint that is its own ancestor), is `DamagedCheckpointError`."""
     out: list[Checkpoint] = []
-    cid: str | None = checkpoint_id
-    while cid is not None:
-        ckpt = by_id[cid]
-        out.append(ckpt)
-        cid = ckpt.parent_id
+    parents = {cid: c.parent_id for cid, c in by_id.items()}
+    for cid in parent_ids(parents, checkpoint_id, thread=thread, where=where):
+        out.append(by_id[cid])
     out.reverse()
     return out
+
+
+def parent_ids(
+    parents: dict[str, str | None],
+    checkpoint_id: str,
+    *,
+    thread: str | None,
+    where: str,
+) -> list[str]:
+    """`checkpoint_id` and its ancestors, newest first, by `parents` (id → parent id).
+    Every walk of a parent chain goes through here: each id is visited once, so an edited
+    store whose chain loops ends in a clear error instead of walking for ever."""
+    ids: list[str] = []
+    seen: set[str] = set()
+    cid: str | None = checkpoint_id
+    child: str | None = None
+    while cid is not None:
+        if cid in seen:
+            what = (
+                "it names itself as its parent"
+                if cid == child
+                else f"its parent chain loops back to checkpoint {cid}"
+            )
+            raise DamagedCheckpointError(
+                what, thread=thread, where=where, checkpoint=child or checkpoint_id
+            )
+        if cid not in parents:
+            if child is None:
+                what = "it is not in the store"
+            else:
+                what = f"its parent checkpoint {cid} is missing"
+            raise DamagedCheckpointError(
+                what, thread=thread, where=where, checkpoint=child or checkpoint_id
+            )
+        seen.add(cid)
+        ids.append(cid)
+        child, cid = cid, parents[cid]
+    return ids

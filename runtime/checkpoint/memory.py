@@ -40,7 +40,7 @@ class MemoryCheckpointer:
         return list(self._ckpts.get((thread_id, ns), ()))
 
     def chain(self, thread_id: str, ns: str, checkpoint_id: str) -> list[Checkpoint]:
-        return walk_chain(self._by_id.get((thread_id, ns), {}), checkpoint_id)
+        return walk_chain(self._by_id.get((thread_id, ns), {}), checkpoint_id, thread=thread_id)
 
     def writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
         return list(self._writes.get((thread_id, ns, checkpoint_id), ()))

@@ -4,22 +4,29 @@ the CLI), stdlib `sqlite3` in WAL mode.
 Input: `Checkpoint` records and pending writes. Output: the same, read back. Invariants:
 rows are JSON of registered types only (`serde`, never pickle; D6); a checkpoint row holds
 that step's deltas, so the file grows linearly with the conversation (each message once);
-one connection guarded by a lock, so the executor may call it from a worker thread.
+one connection guarded by a lock, so the executor may call it from a worker thread. A row
+or file that is not what `put` wrote (bad JSON, a missing key, a value nested too deep, a
+parent chain that loops or breaks, a corrupt file) is `DamagedCheckpointError`, naming the
+thread, the file and the checkpoint; a failed save (disk full) is `CheckpointWriteError`.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from agentc.runtime.algo import Task
 from agentc.runtime.barriers import Waits
 from agentc.runtime.channels import MISSING, DeltaKind
+from agentc.runtime.errors import AgentcRuntimeError, CheckpointWriteError, DamagedCheckpointError
 from agentc.runtime.serde import decode, encode
 from agentc.runtime.sqlitedb import connect
 
-from .base import Checkpoint, CheckpointSource, PendingWrite, WriteKind
+from .base import Checkpoint, CheckpointSource, PendingWrite, WriteKind, parent_ids
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -39,20 +46,71 @@ _DK = {DeltaKind.SET: "s", DeltaKind.CLEAR: "c", DeltaKind.OPS: "o"}
 _DK_BACK = {v: k for k, v in _DK.items()}
 
 
+_ANY = object()  # `_load` without a parent to check
+
+
 class SqliteCheckpointer:
     blocking = True
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._conn = connect(path)
+        with self._db(None, writing=True):
+            self._conn = connect(path)
         self._lock = threading.Lock()
-        with self._lock:
+        with self._lock, self._db(None, writing=True):
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.executescript(_SCHEMA)
 
+    @contextmanager
+    def _db(self, thread: str | None, *, writing: bool = False) -> Iterator[None]:
+        """SQLite's own failures as agentc's: a corrupt file is `DamagedCheckpointError`,
+        a save that fails (disk full, a read-only file) is `CheckpointWriteError`."""
+        try:
+            yield
+        except sqlite3.Error as e:
+            name = str(getattr(e, "sqlite_errorname", "") or "")
+            if (
+                name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+                or type(e) is sqlite3.DatabaseError
+            ):
+                raise self._damaged(thread, f"the database file is unreadable ({e})") from None
+            if writing:
+                subject = f"thread `{thread}`" if thread is not None else "the checkpoint file"
+                raise CheckpointWriteError(
+                    f"could not save {subject} in {self.path}: {e}",
+                    help="free disk space or fix the file's permissions; the thread resumes "
+                    "from its last saved checkpoint",
+                ) from None
+            raise
+
+    def _damaged(
+        self, thread: str | None, what: str, checkpoint: str | None = None
+    ) -> DamagedCheckpointError:
+        return DamagedCheckpointError(what, thread=thread, where=self.path, checkpoint=checkpoint)
+
+    def _load(
+        self, thread: str, cid: str, data: Any, parent: str | None | object = _ANY
+    ) -> Checkpoint:
+        """One row back as a `Checkpoint`; anything but what `put` wrote is damage."""
+        try:
+            ckpt = _decode_checkpoint(json.loads(data))
+        except AgentcRuntimeError:
+            raise
+        except _DAMAGE as e:
+            raise self._damaged(thread, _what(e), cid) from None
+        if ckpt.id != cid:
+            raise self._damaged(thread, f"its data names another checkpoint, {ckpt.id!r}", cid)
+        if parent is not _ANY and ckpt.parent_id != parent:
+            raise self._damaged(
+                thread,
+                f"its row names parent {parent!r} but its data names {ckpt.parent_id!r}",
+                cid,
+            )
+        return ckpt
+
     def put(self, thread_id: str, ns: str, checkpoint: Checkpoint) -> None:
         data = json.dumps(_encode_checkpoint(checkpoint), separators=(",", ":"), ensure_ascii=False)
-        with self._lock:
+        with self._lock, self._db(thread_id, writing=True):
             self._conn.execute(
                 "INSERT INTO checkpoints (thread_id, ns, id, parent_id, data) VALUES (?,?,?,?,?)",
                 (thread_id, ns, checkpoint.id, checkpoint.parent_id, data),
@@ -72,67 +130,93 @@ class SqliteCheckpointer:
             )
             for tid, kind, payload in writes
         ]
-        with self._lock:
+        with self._lock, self._db(thread_id, writing=True):
             self._conn.execute("BEGIN")
-            self._conn.executemany(
-                "INSERT INTO writes (thread_id, ns, checkpoint_id, task_id, kind, data) "
-                "VALUES (?,?,?,?,?,?)",
-                rows,
-            )
+            try:
+                self._conn.executemany(
+                    "INSERT INTO writes (thread_id, ns, checkpoint_id, task_id, kind, data) "
+                    "VALUES (?,?,?,?,?,?)",
+                    rows,
+                )
+            except BaseException:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise
             self._conn.execute("COMMIT")
 
     def get(self, thread_id: str, ns: str, checkpoint_id: str | None = None) -> Checkpoint | None:
-        with self._lock:
+        with self._lock, self._db(thread_id):
             if checkpoint_id is None:
                 row = self._conn.execute(
-                    "SELECT data FROM checkpoints WHERE thread_id=? AND ns=? "
+                    "SELECT id, data FROM checkpoints WHERE thread_id=? AND ns=? "
                     "ORDER BY seq DESC LIMIT 1",
                     (thread_id, ns),
                 ).fetchone()
             else:
                 row = self._conn.execute(
-                    "SELECT data FROM checkpoints WHERE thread_id=? AND ns=? AND id=?",
+                    "SELECT id, data FROM checkpoints WHERE thread_id=? AND ns=? AND id=?",
                     (thread_id, ns, checkpoint_id),
                 ).fetchone()
-        return _decode_checkpoint(json.loads(row[0])) if row else None
+        return self._load(thread_id, row[0], row[1]) if row else None
 
     def list(self, thread_id: str, ns: str) -> list[Checkpoint]:
-        with self._lock:
+        with self._lock, self._db(thread_id):
             rows = self._conn.execute(
-                "SELECT data FROM checkpoints WHERE thread_id=? AND ns=? ORDER BY seq",
+                "SELECT id, parent_id, data FROM checkpoints WHERE thread_id=? AND ns=? "
+                "ORDER BY seq",
                 (thread_id, ns),
             ).fetchall()
-        return [_decode_checkpoint(json.loads(r[0])) for r in rows]
+        return [self._load(thread_id, r[0], r[2], r[1]) for r in rows]
 
     def chain(self, thread_id: str, ns: str, checkpoint_id: str) -> list[Checkpoint]:
-        with self._lock:
+        with self._lock, self._db(thread_id):
             rows = self._conn.execute(
                 "SELECT id, parent_id, data FROM checkpoints WHERE thread_id=? AND ns=?",
                 (thread_id, ns),
             ).fetchall()
-        parents = {r[0]: (r[1], r[2]) for r in rows}
-        ids: list[str] = []
-        cid: str | None = checkpoint_id
-        while cid is not None:
-            ids.append(cid)
-            cid = parents[cid][0]
-        return [_decode_checkpoint(json.loads(parents[i][1])) for i in reversed(ids)]
+        parents = {r[0]: r[1] for r in rows}
+        data = {r[0]: r[2] for r in rows}
+        ids = parent_ids(parents, checkpoint_id, thread=thread_id, where=self.path)
+        return [self._load(thread_id, i, data[i], parents[i]) for i in reversed(ids)]
 
     def writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
-        with self._lock:
+        with self._lock, self._db(thread_id):
             rows = self._conn.execute(
                 "SELECT task_id, kind, data FROM writes WHERE thread_id=? AND ns=? "
                 "AND checkpoint_id=? ORDER BY seq",
                 (thread_id, ns, checkpoint_id),
             ).fetchall()
-        return [
-            (tid, WriteKind(kind), _read_payload(WriteKind(kind), decode(json.loads(data))))
-            for tid, kind, data in rows
-        ]
+        try:
+            return [
+                (tid, WriteKind(kind), _read_payload(WriteKind(kind), decode(json.loads(data))))
+                for tid, kind, data in rows
+            ]
+        except AgentcRuntimeError:
+            raise
+        except _DAMAGE as e:
+            what = f"a pending write saved against it is unreadable: {_what(e)}"
+            raise self._damaged(thread_id, what, checkpoint_id) from None
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+
+# what reading a row that is not what `put` wrote can raise (json, the decoders, pydantic)
+_DAMAGE = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
+
+
+def _what(e: BaseException) -> str:
+    """What was wrong with a row, in words."""
+    if isinstance(e, RecursionError):
+        return "a value is nested too deeply to read"
+    if isinstance(e, json.JSONDecodeError):
+        return f"its data is not valid JSON ({e.msg} at character {e.pos})"
+    if isinstance(e, KeyError):
+        return f"its data lacks the key {e.args[0]!r}" if e.args else "its data lacks a key"
+    text = " ".join(str(e).split())
+    text = text if len(text) <= 200 else text[:200] + "…"
+    return f"its data is not what agentc saves ({type(e).__name__}: {text})"
 
 
 def _encode_checkpoint(c: Checkpoint) -> dict[str, Any]:

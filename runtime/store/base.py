@@ -45,6 +45,13 @@ class StoreError(AgentcRuntimeError, ValueError):
     code = "bad-store-call"
 
 
+class DamagedStoreError(AgentcRuntimeError):
+    """A stored item (or the store's file) that is not what agentc wrote: an edited row, a
+    corrupt SQLite file. Never repaired by guessing, never pickled or evaluated."""
+
+    code = "damaged-store"
+
+
 # ---------------------------------------------------------------- items
 
 

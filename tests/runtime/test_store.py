@@ -279,3 +279,58 @@ def test_I1_routers_see_the_store():
     memory = InMemoryStore()
     compile(program(g), "g", store=memory).invoke({})
     assert seen == [memory]
+
+
+# ---------------------------------------------------------------- a damaged SQLite store
+
+
+def _stored(tmp_path) -> str:
+    path = str(tmp_path / "memory.db")
+    s = SqliteStore(path)
+    s.put(("users", "u1"), "prefs", {"lang": "en"})
+    s.close()
+    return path
+
+
+@pytest.mark.parametrize(
+    "value,what",
+    [
+        ('{"lang": "en"', "Expecting"),  # not JSON
+        ("[1, 2]", "not a JSON object"),
+        ('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    ],
+    ids=["bad-json", "not-an-object", "100000-deep"],
+)
+def test_a_damaged_store_row_is_one_clear_error(tmp_path, value, what):
+    """Issue 12 item 19 (the store): an edited row was a raw JSONDecodeError/RecursionError."""
+    import sqlite3
+
+    from agentc.runtime import DamagedStoreError
+
+    path = _stored(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE store_items SET value=?", (value,))
+    conn.commit()
+    conn.close()
+    s = SqliteStore(path)
+    try:
+        for read in (
+            lambda: s.get(("users", "u1"), "prefs"),
+            lambda: s.search(("users",)),
+        ):
+            with pytest.raises(DamagedStoreError) as info:
+                read()
+            text = str(info.value)
+            assert text.startswith("error[damaged-store]: the long-term store in ")
+            assert path in text and "(item 'prefs' under 'users.u1')" in text and what in text
+    finally:
+        s.close()
+
+
+def test_a_garbage_store_file_is_one_clear_error(tmp_path):
+    from agentc.runtime import DamagedStoreError
+
+    path = tmp_path / "memory.db"
+    path.write_bytes(b"not a database at all\n" * 500)
+    with pytest.raises(DamagedStoreError, match=r"damaged-store.*is damaged.*not a database"):
+        SqliteStore(str(path))

@@ -9,7 +9,13 @@ import threading
 import pytest
 from support.graphs import GRAPHS, agent_graph
 
-from agentc.runtime import InvalidUpdateError, RecursionLimitError, RunConfig, StepTimeoutError
+from agentc.runtime import (
+    InvalidConfigError,
+    InvalidUpdateError,
+    RecursionLimitError,
+    RunConfig,
+    StepTimeoutError,
+)
 from agentc.runtime.errors import GraphStructureError
 
 
@@ -97,6 +103,27 @@ def test_F1_exceeding_limit_raises_clear_error(nodes):
 def test_F1_run_may_pass_its_own_limit(nodes):
     with pytest.raises(RecursionLimitError, match="more than 3"):
         _g("counter_at_limit").invoke({}, RunConfig(recursion_limit=3))
+
+
+@pytest.mark.parametrize(
+    "limit,got",
+    [
+        (-1, "a negative number"),
+        (0, "zero"),
+        ("3", "a value of type `str`"),
+        (2.5, "a value of type `float`"),
+        (True, "a value of type `bool`"),
+    ],
+)
+def test_F1_a_run_limit_below_one_or_not_an_int_is_refused(nodes, limit, got):
+    """Issue 12 item 20: RunConfig(recursion_limit=-1) was accepted; it is refused when the
+    config is made, naming what was given and what is expected."""
+    with pytest.raises(InvalidConfigError) as err:
+        _g("counter_at_limit").invoke({}, RunConfig(recursion_limit=limit))
+    text = str(err.value)
+    assert err.value.code == "invalid-config" and isinstance(err.value, ValueError)
+    assert f"RunConfig(recursion_limit={limit!r})" in text and f"(got {got})" in text
+    assert "a whole number of 1 or more" in text
 
 
 def test_F2_step_timeout(nodes):
