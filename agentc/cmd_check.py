@@ -50,7 +50,8 @@ class FileOutcome:
 def read_text(path: str) -> str | None:
     """The file's text, or None after printing why it cannot be read."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        # bytes, decoded without newline translation: `\r\n` stays, so byte offsets are real
+        return Path(path).read_bytes().decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         print(f"error[unreadable-file]: cannot read `{path}`: {reason}", file=sys.stderr)

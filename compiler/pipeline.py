@@ -50,7 +50,10 @@ class CompileResult:
 def compile_file(path: str | Path) -> CompileResult:
     """Read (UTF-8, a BOM allowed) and compile a file; an unreadable one is a diagnostic."""
     path = Path(path)
-    return _compile(parse_file(path), base_dir=path.resolve().parent)
+    parsed = parse_file(path)
+    if parsed.module is None:  # unreadable (a loop of symbolic links too) or broken:
+        return _compile(parsed, base_dir=None)  # its diagnostics, no path to resolve
+    return _compile(parsed, base_dir=path.resolve().parent)
 
 
 def compile_source(

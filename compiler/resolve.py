@@ -25,7 +25,7 @@ from ..dsl import ast
 from ..dsl.astjson import cached_parse
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, Label, error
-from ..dsl.parse import ParseResult, parse
+from ..dsl.parse import ParseResult, parse, undecodable
 from ..dsl.source import SourceFile, Span
 from . import pyscan
 from .paths import PRELUDE_NAME, stdlib_file
@@ -159,6 +159,20 @@ class Loader:
             self.report(
                 error(Code.MODULE_NOT_FOUND, f"cannot read `{target}`", use.target.span, str(exc))
             )
+        except (RecursionError, MemoryError):  # Python's own parser gives up on the nesting
+            self.report(
+                error(
+                    Code.PYTHON_SYNTAX,
+                    f"`{target}` nests an expression too deeply to be read",
+                    use.target.span,
+                    "Python's parser gave up on this file",
+                    notes=(
+                        "an expression of thousands of terms, or brackets nested "
+                        "hundreds deep, is more than Python's parser can read",
+                    ),
+                    help="split the long expression (build a long default in the function)",
+                )
+            )
         except SyntaxError as exc:
             self.report(
                 error(
@@ -172,7 +186,11 @@ class Loader:
         return None
 
     def _load_agent(self, unit: FileUnit, use: ast.UseDecl, alias: str) -> FileUnit | None:
-        path = (unit.base_dir / use.target.value).resolve()
+        try:
+            path = (unit.base_dir / use.target.value).resolve()
+        except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13)
+            self.report(_unreadable(use, "the path is a loop of symbolic links"))
+            return None
         if path in self._stack:
             chain = " → ".join(p.name for p in self._stack[self._stack.index(path) :])
             self.report(
@@ -191,14 +209,23 @@ class Loader:
         if not path.is_file():
             self.report(_not_found(use, unit.base_dir))
             return None
-        return self._parse_agent_file(unit, path, alias)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            self.report(_unreadable(use, (exc.strerror or type(exc).__name__).lower()))
+            return None
+        return self._parse_agent_file(unit, path, alias, data)
 
-    def _parse_agent_file(self, parent: FileUnit, path: Path, alias: str) -> FileUnit | None:
+    def _parse_agent_file(
+        self, parent: FileUnit, path: Path, alias: str, data: bytes
+    ) -> FileUnit | None:
         name = os.path.normpath(
             os.path.join(os.path.dirname(parent.name), os.path.relpath(path, parent.base_dir))
         )
-        text = path.read_text(encoding="utf-8")
-        result = self.parse(text, name)
+        try:
+            result = self.parse(data.decode("utf-8-sig"), name)
+        except UnicodeDecodeError as exc:  # located in the used file, at the first bad byte
+            result = undecodable(name, data, exc)
         self.sources[name] = result.source
         self.diagnostics.extend(result.diagnostics)
         if result.module is None:
@@ -211,6 +238,16 @@ class Loader:
         self._stack.pop()
         self._loaded[path] = child
         return child
+
+
+def _unreadable(use: ast.UseDecl, reason: str) -> Diagnostic:
+    return error(
+        Code.UNREADABLE,
+        f"cannot read `{use.target.value}`",
+        use.target.span,
+        reason,
+        help="check the path; it is relative to this .agent file",
+    )
 
 
 def _not_found(use: ast.UseDecl, base_dir: Path) -> Diagnostic:

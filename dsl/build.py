@@ -45,6 +45,19 @@ class _EdgeCondition:
 Children: TypeAlias = list[Any]
 
 
+def _what(expr: ast.Expr) -> str:
+    """`a list`, `a name` …: what a `-` was written before."""
+    return {
+        ast.StringLit: "a string",
+        ast.BoolLit: "a boolean",
+        ast.NoneLit: "`none`",
+        ast.ListLit: "a list",
+        ast.MapLit: "a map",
+        ast.Ref: "a name",
+        ast.Call: "a call",
+    }.get(type(expr), "an expression")
+
+
 def _present(children: Children) -> tuple[Any, ...]:
     """Children without the `None` placeholders of optional parts."""
     return tuple(c for c in children if c is not None)
@@ -330,6 +343,20 @@ class AstBuilder:
             return ast.FloatLit(value=-operand.value, span=span)
         if isinstance(operand, ast.DurationLit):
             return ast.DurationLit(seconds=-operand.seconds, text="-" + operand.text, span=span)
+        # Nowhere does `-` apply to anything else (`-["done"]`, `-true`, `-x`): say so here,
+        # where the expression is, so no later pass meets a negated list or name (once:
+        # `--x` is one mistake).
+        if isinstance(operand, ast.UnaryOp) and operand.op == "-":
+            return ast.UnaryOp(op="-", operand=operand, span=span)
+        self.diagnostics.append(
+            error(
+                Code.BAD_LITERAL,
+                f"`-` applies to a number or a duration, not to {_what(operand)}",
+                span,
+                "not a number",
+                help="write a number such as `-1` or `-0.5`, or a duration such as `-30s`",
+            )
+        )
         return ast.UnaryOp(op="-", operand=operand, span=span)
 
     def int_lit(self, meta: Meta, children: Children) -> ast.IntLit:

@@ -126,11 +126,12 @@ def parse_file(path: str | Path) -> ParseResult:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        return _undecodable(name, data, exc)
+        return undecodable(name, data, exc)
     return parse(text, name)
 
 
-def _undecodable(name: str, data: bytes, exc: UnicodeDecodeError) -> ParseResult:
+def undecodable(name: str, data: bytes, exc: UnicodeDecodeError) -> ParseResult:
+    """The result for a file that is not UTF-8: one diagnostic at the first bad byte."""
     source = SourceFile(name, data.decode("utf-8", errors="replace"))
     at = len(data[: exc.start].decode("utf-8", errors="replace"))
     diagnostic = error(
@@ -143,4 +144,4 @@ def _undecodable(name: str, data: bytes, exc: UnicodeDecodeError) -> ParseResult
     return ParseResult(None, (diagnostic,), source)
 
 
-__all__ = ["ParseResult", "parse", "parse_file"]
+__all__ = ["ParseResult", "parse", "parse_file", "undecodable"]

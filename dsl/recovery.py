@@ -13,7 +13,10 @@ out and the declaration parsed again, so independent mistakes on different lines
 their own diagnostic, and nothing is guessed where statements cannot be told apart
 (one-line blocks, an unterminated string, the end of the file).
 Invariants: blanking keeps every offset, line and column; at most `MAX_SYNTAX_ERRORS`
-diagnostics; every span lies inside the file; nothing here raises for any input text.
+diagnostics and `MAX_RECOVERY_STEPS` parses per declaration (a step may take errors back,
+so their count alone does not make recovery end; every other loop here walks a finite
+sequence or pops a list); every span lies inside the file; nothing here raises for any
+input text.
 """
 
 from __future__ import annotations
@@ -29,9 +32,13 @@ from lark.exceptions import UnexpectedInput
 from .diagnostics import Diagnostic
 from .scan import OPENER, first_word, lexemes, scan, track_bracket
 from .source import SourceFile
-from .syntax_errors import PatternOf, Stretch, describe
+from .syntax_errors import PatternOf, Stretch, describe, describe_own
 
 MAX_SYNTAX_ERRORS = 20
+# Parses of one declaration during recovery, at most: each step either reports an error,
+# confirms one or takes some back, so the count of errors alone can stay the same; this
+# bound (with the check that no state repeats) is what makes recovery always end.
+MAX_RECOVERY_STEPS = 4 * MAX_SYNTAX_ERRORS
 
 _TOP_LEVEL = re.compile(
     r'^(?:use[ \t]+"'
@@ -111,6 +118,9 @@ class _Found:
     start: int  # start of the statement blanked after it (`stop`: none)
     before: SourceFile  # the text as it was before that blanking
     line_before: bool  # blamed on the statement before the token's line
+    # Start of the statement before, when blanking it did not move this error (so the
+    # error is its token's own statement's, and that statement is not to blame for it).
+    cleared: int | None = None
 
 
 def _segment_errors(
@@ -129,7 +139,9 @@ def _segment_errors(
     found: list[_Found] = []
     current = source
     seen: set[int] = set()
-    while len(found) < budget:
+    for _ in range(MAX_RECOVERY_STEPS):
+        if len(found) >= budget:
+            break
         if exc is None:
             try:
                 parse_stretch(current.text[base:stop])
@@ -147,12 +159,26 @@ def _segment_errors(
             # statement is the broken one (`= 5` on a line of its own), already reported.
             current = found[-1].before
             region = statement_region(current.text, base, stop, at, at)
+            found[-1].cleared = found[-1].start
             found[-1].start, found[-1].line_before = (region or (stop,))[0], False
+            found[-1].diagnostic = describe_own(Stretch(current, base, stop), exc, pattern_of)
         else:
-            region, restored = _region_after_undo(found, current, base, stop, anchor, at)
-            diagnostic = describe(Stretch(current, base, stop), exc, pattern_of)
+            blamed = statement_region(current.text, base, stop, anchor, at)
+            region, restored, own = _region_after_undo(found, current, base, stop, anchor, at)
+            stretch = Stretch(current, base, stop)
+            diagnostic = (describe_own if own else describe)(stretch, exc, pattern_of)
+            anchor = at if own else anchor
             start = (region or (stop,))[0]
-            found.append(_Found(diagnostic, at, start, before=restored, line_before=anchor != at))
+            found.append(
+                _Found(
+                    diagnostic,
+                    at,
+                    start,
+                    restored,
+                    line_before=anchor != at,
+                    cleared=blamed[0] if own and blamed else None,
+                )
+            )
             current = restored
         if region is None:
             break
@@ -177,17 +203,23 @@ def _first_visit(seen: set[int], current: SourceFile, found: list[_Found]) -> bo
 
 def _region_after_undo(
     found: list[_Found], current: SourceFile, base: int, stop: int, anchor: int, at: int
-) -> tuple[tuple[int, int] | None, SourceFile]:
-    """The region to blank for an error at `at` (blamed on `anchor`), and the text to blank
-    it in. An error before the statements blanked last means those were the rest of this
-    unfinished one (`x: int =`, then `y: str`): their errors were not their own, so they
-    are dropped and their statements put back."""
+) -> tuple[tuple[int, int] | None, SourceFile, bool]:
+    """The region to blank for an error at `at` (blamed on `anchor`), the text to blank
+    it in, and whether the error is its token's own statement's. An error before the
+    statements blanked last means those were the rest of this unfinished one (`x: int =`,
+    then `y: str`): their errors were not their own, so they are dropped and their
+    statements put back — unless the statement blamed is one already cleared (blanking it
+    did not move an error after it, `prompt "p"` then `edge a -> b` in an agent): then it
+    is not to blame for this error either, and the token's own statement is the broken
+    one (`edge c -> END` on the next line)."""
     region = statement_region(current.text, base, stop, anchor, at)
     if region is None or not found or region[0] >= found[-1].start:
-        return region, current
+        return region, current, False
+    if anchor != at and any(f.cleared == region[0] for f in found):
+        return statement_region(current.text, base, stop, at, at), current, True
     while found and region[0] < found[-1].start:
         current = found.pop().before
-    return statement_region(current.text, base, stop, anchor, anchor), current
+    return statement_region(current.text, base, stop, anchor, anchor), current, False
 
 
 def blank(text: str, start: int, end: int) -> str:

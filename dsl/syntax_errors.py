@@ -207,6 +207,23 @@ def describe(stretch: Stretch, exc: UnexpectedInput, pattern_of: PatternOf) -> D
     return error(Code.SYNTAX, "the text does not follow the grammar", _clamped(stretch, at, at + 1))
 
 
+def describe_own(stretch: Stretch, exc: UnexpectedInput, pattern_of: PatternOf) -> Diagnostic:
+    """The error at the token the parser stopped at, worded as a mistake of the token's own
+    statement (recovery found the statement before it is not to blame): `unexpected `edge`
+    in the `agent` block`, at the token."""
+    if not isinstance(exc, UnexpectedToken) or exc.token.type in ("$END", "BAD_NUMBER"):
+        return describe(stretch, exc, pattern_of)
+    token = exc.token
+    start = stretch.base + token.start_pos
+    span = _clamped(stretch, start, stretch.base + (token.end_pos or token.start_pos + 1))
+    opens = scan(stretch.source.text, stretch.base, start).open_brackets
+    where = f" in the {_block_name(stretch.source, opens[-1])}" if opens else ""
+    words = _words(_expected_atoms(_expected(exc), pattern_of))
+    notes = (f"expected one of: {', '.join(words[:12])}",) if words else ()
+    found = _describe_token(token)
+    return error(Code.SYNTAX, f"unexpected {found}{where}", span, "not expected here", notes=notes)
+
+
 def _in_route(stretch: Stretch, exc: UnexpectedInput, d: Diagnostic) -> Diagnostic:
     """Inside `route a by r { … }` the likely slip is a label that is not a name
     (LangGraph's guides use labels such as "Rejected + Feedback"): say how to write one."""
@@ -424,4 +441,12 @@ def unknown_escape(span: Span, escape: str) -> Diagnostic:
     )
 
 
-__all__ = ["SOFT_KEYWORDS", "PatternOf", "Stretch", "bad_number", "describe", "unknown_escape"]
+__all__ = [
+    "SOFT_KEYWORDS",
+    "PatternOf",
+    "Stretch",
+    "bad_number",
+    "describe",
+    "describe_own",
+    "unknown_escape",
+]

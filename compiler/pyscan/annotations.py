@@ -95,16 +95,36 @@ def _generic(name: str, items: list[ast.expr]) -> dict[str, Any]:
 
 
 def _union(members: list[ast.expr]) -> dict[str, Any]:
-    flat: list[ast.expr] = []
-    for m in members:
-        if isinstance(m, ast.BinOp) and isinstance(m.op, ast.BitOr):
-            flat.extend([m.left, m.right])
-        else:
-            flat.append(m)
+    # `int | str | …` is a chain of `BinOp`s as long as the union: flattened with a stack,
+    # not by recursion, so a union of a thousand members is read like one of two.
+    flat = [f for m in members for f in union_members(m)]
     schemas = [_schema(m) for m in flat]
     if any(s == {} for s in schemas):
         return {}
     return {"anyOf": schemas}
+
+
+def union_members(node: ast.expr) -> list[ast.expr]:
+    """`a | b | c` as `[a, b, c]` (one member when `node` is no union), without recursion:
+    the chain of `BinOp`s is as deep as the union is long."""
+    flat: list[ast.expr] = []
+    pending = [node]
+    while pending:
+        m = pending.pop()
+        if isinstance(m, ast.BinOp) and isinstance(m.op, ast.BitOr):
+            pending += [m.right, m.left]
+        else:
+            flat.append(m)
+    return flat
+
+
+def unparse(node: ast.expr) -> str:
+    """An annotation as source text; a long union member by member (`ast.unparse` recurses
+    once per `|`)."""
+    members = union_members(node)
+    if len(members) == 1:
+        return ast.unparse(node)
+    return " | ".join(ast.unparse(m) for m in members)
 
 
 def subscript_items(node: ast.Subscript) -> list[ast.expr]:

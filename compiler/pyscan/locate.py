@@ -28,7 +28,10 @@ def is_file_target(target: str) -> bool:
 def locate(target: str, base_dir: Path) -> Path | None:
     """The file a `use` target names, or None; never imports anything."""
     if is_file_target(target):
-        path = (base_dir / target).resolve()
+        try:
+            path = (base_dir / target).resolve()
+        except (OSError, RuntimeError):  # a loop of symbolic links: no file is there
+            return None
         return path if path.is_file() else None
     parts = target.split(".")
     if not all(p.isidentifier() for p in parts):

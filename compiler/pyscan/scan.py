@@ -19,7 +19,7 @@ from typing import Any
 
 import agentc.ir as ir
 
-from .annotations import annotation_schema, injected_arg, last_name, literal
+from .annotations import annotation_schema, injected_arg, last_name, literal, unparse
 from .bindings import bound_names, module_statements, star_imports
 from .model import (
     HOOK_DECORATORS,
@@ -116,7 +116,7 @@ def _param(arg: ast.arg, default: ast.expr | None) -> PyParam:
         schema = {**schema, "default": value}
     return PyParam(
         arg.arg,
-        ast.unparse(ann) if ann is not None else None,
+        unparse(ann) if ann is not None else None,
         schema,
         default is None,
         value,
@@ -249,7 +249,7 @@ def _class_fields(node: ast.ClassDef) -> Iterable[PyField]:
             schema,
             default is _MISSING,
             None if default is _MISSING else default,
-            ast.unparse(stmt.annotation),
+            unparse(stmt.annotation),
             _visibility(stmt.annotation),
         )
 

@@ -401,8 +401,13 @@ def test_comparisons(op):
 
 
 def test_parentheses_and_unary_minus_on_names():
-    e = expr("-(a or b)")
-    assert isinstance(e, ast.UnaryOp) and e.op == "-" and e.operand.op == "or"
+    e = expr("(a or b)")
+    assert isinstance(e, ast.BinaryOp) and e.op == "or"
+    # `-` parses before a name or an expression, but applies to numbers and durations only:
+    # one located diagnostic, never a node a later pass cannot evaluate (issue 12, item 14).
+    (d,) = parse("agent a { x -(a or b) }", "t.agent").diagnostics
+    assert (d.code, d.span.start.col) == ("bad-literal", 13)
+    assert d.message == "`-` applies to a number or a duration, not to an expression"
 
 
 def test_lists_and_maps_trailing_commas_and_string_keys():

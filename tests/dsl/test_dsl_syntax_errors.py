@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from lark.exceptions import UnexpectedInput
 
 from agentc.dsl.build import dedent
 from agentc.dsl.codes import Code
@@ -284,3 +285,64 @@ def test_a_route_label_that_is_not_a_name_is_told_to_be_quoted():
         assert where(d) == (2, col)
     elsewhere = one("graph g {\n  edge a -> b + c\n}\n")
     assert elsewhere.help is None or "label" not in elsewhere.help
+
+
+# A keyword that no agent statement starts with, twice: blanking `prompt "p"` did not move
+# the first error, yet the second was blamed on `prompt "p"` again (the blanked `edge`
+# line between them), which took the first error back — recovery went round, and the
+# fuzzer's versions of this file never returned (issue 12, item 5).
+_TWO_EDGES_IN_AN_AGENT = 'agent a {\n  model "m"\n  prompt "p"\n  edge a -> b\n  edge c -> END\n}\n'
+
+
+def test_recovery_blames_each_statement_that_cannot_start_an_agent_statement():
+    found = diags(_TWO_EDGES_IN_AN_AGENT)
+    assert [(where(d), d.message) for d in found] == [
+        ((4, 3), "unexpected `edge` in the `agent` block"),
+        ((5, 3), "unexpected `edge` in the `agent` block"),
+    ]
+
+
+def test_agentc_check_returns_on_the_file_that_made_recovery_loop(tmp_path):
+    from tests.support.cli_kit import agentc
+
+    (tmp_path / "h.agent").write_text(_TWO_EDGES_IN_AN_AGENT)
+    # The hang is the failure: `agentc` gets 60 s to answer (it needs well under one).
+    result = agentc("check", "h.agent", "--format", "short", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[:2] == [
+        "h.agent:4:3: error[syntax]: unexpected `edge` in the `agent` block",
+        "h.agent:5:3: error[syntax]: unexpected `edge` in the `agent` block",
+    ]
+    assert "Traceback" not in result.stderr
+
+
+def test_recovery_parses_a_declaration_a_bounded_number_of_times():
+    """Each step of recovery reports, confirms or takes back an error, so the number of
+    errors can stay the same from one step to the next: the steps themselves are bounded."""
+    from agentc.dsl import parse as parse_module
+    from agentc.dsl.recovery import MAX_RECOVERY_STEPS, recover_all
+    from agentc.dsl.source import SourceFile
+    from agentc.grammar import load_parser
+
+    parser = load_parser()
+    texts = [
+        _TWO_EDGES_IN_AN_AGENT,
+        'graph g {\n  state {\n    t\n  }\n  "\n}\n',
+        "agent a {\n" + '  prompt "p"\n  edge a -> b\n' * 30 + "}\n",
+        "graph g {\n  state {\n" + "    t\n    = 1\n" * 30 + "  }\n}\n",
+    ]
+    calls: list[int] = []
+
+    def parse_stretch(stretch: str) -> object:
+        calls.append(1)
+        return parser.parse(stretch)
+
+    for text in texts:
+        calls.clear()
+
+        with pytest.raises(UnexpectedInput) as first:  # recovery starts from this failure
+            parser.parse(text)
+        pattern_of = parse_module._pattern_of(parser)
+        recovered = recover_all(SourceFile("t.agent", text), parse_stretch, first.value, pattern_of)
+        assert recovered.diagnostics
+        assert len(calls) <= MAX_RECOVERY_STEPS
