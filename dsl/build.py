@@ -22,9 +22,9 @@ from lark.tree import Meta
 from . import ast
 from .codes import Code
 from .diagnostics import Diagnostic, error
+from .literal_errors import bad_number, negate, unknown_escape
 from .literals import DURATION, ESCAPE, UNIT_SECONDS, decode_escape, dedent
 from .source import Pos, SourceFile, Span
-from .syntax_errors import bad_number, unknown_escape
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,19 +43,6 @@ class _EdgeCondition:
 # A rule's children, already built: AST nodes, tokens, tuples, or None for an absent
 # optional part (`[…]` placeholders).
 Children: TypeAlias = list[Any]
-
-
-def _what(expr: ast.Expr) -> str:
-    """`a list`, `a name` …: what a `-` was written before."""
-    return {
-        ast.StringLit: "a string",
-        ast.BoolLit: "a boolean",
-        ast.NoneLit: "`none`",
-        ast.ListLit: "a list",
-        ast.MapLit: "a map",
-        ast.Ref: "a name",
-        ast.Call: "a call",
-    }.get(type(expr), "an expression")
 
 
 def _present(children: Children) -> tuple[Any, ...]:
@@ -336,28 +323,10 @@ class AstBuilder:
         return str(children[0].value)
 
     def neg(self, meta: Meta, children: Children) -> ast.Expr:
-        operand, span = children[0], self._span(meta)
-        if isinstance(operand, ast.IntLit):
-            return ast.IntLit(value=-operand.value, span=span)
-        if isinstance(operand, ast.FloatLit):
-            return ast.FloatLit(value=-operand.value, span=span)
-        if isinstance(operand, ast.DurationLit):
-            return ast.DurationLit(seconds=-operand.seconds, text="-" + operand.text, span=span)
-        # Nowhere does `-` apply to anything else (`-["done"]`, `-true`, `-x`): say so here,
-        # where the expression is, so no later pass meets a negated list or name (once:
-        # `--x` is one mistake).
-        if isinstance(operand, ast.UnaryOp) and operand.op == "-":
-            return ast.UnaryOp(op="-", operand=operand, span=span)
-        self.diagnostics.append(
-            error(
-                Code.BAD_LITERAL,
-                f"`-` applies to a number or a duration, not to {_what(operand)}",
-                span,
-                "not a number",
-                help="write a number such as `-1` or `-0.5`, or a duration such as `-30s`",
-            )
-        )
-        return ast.UnaryOp(op="-", operand=operand, span=span)
+        negated, problem = negate(children[0], self._span(meta))
+        if problem is not None:
+            self.diagnostics.append(problem)
+        return negated
 
     def int_lit(self, meta: Meta, children: Children) -> ast.IntLit:
         return ast.IntLit(value=self._int(children[0]), span=self._span(meta))

@@ -19,6 +19,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from .codes import Code
 from .diagnostics import Diagnostic, Label, error
+from .literal_errors import bad_number
 from .scan import CLOSER, OPENER, WORD_AT_LINE_START, scan
 from .source import SourceFile, Span
 
@@ -418,35 +419,10 @@ def _open_map_label(stretch: Stretch, opens: tuple[int, ...], start: int) -> lis
     return [Label(_clamped(stretch, opener, opener + 1), f"this {what} is still open")]
 
 
-def bad_number(span: Span, text: str) -> Diagnostic:
-    """`30x`: digits followed by letters that are not a duration unit."""
-    return error(
-        Code.BAD_LITERAL,
-        f"`{text}` is not a number or a duration",
-        span,
-        "not a number or a duration",
-        help="write a number (`30`, `0.5`) or a duration such as `500ms`, `30s`, `2m` or `1h`",
-    )
-
-
-def unknown_escape(span: Span, escape: str) -> Diagnostic:
-    """`\\q` in a string: an escape the language does not know."""
-    shown = escape if escape.isprintable() else repr(escape)[1:-1]
-    return error(
-        Code.BAD_LITERAL,
-        f"unknown escape `{shown}` in a string",
-        span,
-        "unknown escape",
-        help="write `\\\\` for a backslash",
-    )
-
-
 __all__ = [
     "SOFT_KEYWORDS",
     "PatternOf",
     "Stretch",
-    "bad_number",
     "describe",
     "describe_own",
-    "unknown_escape",
 ]

@@ -1,12 +1,17 @@
-"""Which regular expressions `grep_search` refuses (issue 12): those whose matching time
-can explode through backtracking. Python's `re` cannot be interrupted and the `regex`
+"""Which regular expressions `grep_search` refuses: those whose matching time can explode
+through backtracking. Python's `re` cannot be interrupted and the `regex`
 module's timeout is not a dependency, so the pattern's shape is read before it runs."""
 
 from __future__ import annotations
 
+import importlib
 import re
-import re._parser as sre_parse  # the stdlib's own regex parser: read the pattern's shape
 from collections.abc import Iterator
+from typing import Any
+
+# The stdlib's own regex parser, to read a pattern's shape without running it. It has no
+# public name on 3.11+ (`sre_parse` is a deprecated alias that warns on import).
+sre_parse: Any = importlib.import_module("re._parser")
 
 MAX_OPEN_REPEATS = 2  # open-ended quantifiers allowed in one regex
 _OPEN = 50  # a quantifier whose upper bound is above this counts as open-ended
