@@ -14,3 +14,12 @@ def connect(path: str) -> sqlite3.Connection:
     conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     return conn
+
+
+def is_damaged(error: sqlite3.Error) -> bool:
+    """Whether SQLite says the file itself is unreadable (corrupt, or not a database), as
+    opposed to a failed write or a busy lock."""
+    name = str(getattr(error, "sqlite_errorname", "") or "")
+    return (
+        name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or type(error) is sqlite3.DatabaseError
+    )

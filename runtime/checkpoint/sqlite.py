@@ -24,7 +24,7 @@ from agentc.runtime.barriers import Waits
 from agentc.runtime.channels import MISSING, DeltaKind
 from agentc.runtime.errors import AgentcRuntimeError, CheckpointWriteError, DamagedCheckpointError
 from agentc.runtime.serde import decode, encode
-from agentc.runtime.sqlitedb import connect
+from agentc.runtime.sqlitedb import connect, is_damaged
 
 from .base import Checkpoint, CheckpointSource, PendingWrite, WriteKind, parent_ids
 
@@ -68,11 +68,7 @@ class SqliteCheckpointer:
         try:
             yield
         except sqlite3.Error as e:
-            name = str(getattr(e, "sqlite_errorname", "") or "")
-            if (
-                name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
-                or type(e) is sqlite3.DatabaseError
-            ):
+            if is_damaged(e):
                 raise self._damaged(thread, f"the database file is unreadable ({e})") from None
             if writing:
                 subject = f"thread `{thread}`" if thread is not None else "the checkpoint file"

@@ -40,14 +40,12 @@ class SqliteBackend:
         """A corrupt file is `DamagedStoreError`, not SQLite's raw error."""
         import sqlite3  # loaded already by `connect`
 
+        from agentc.runtime.sqlitedb import is_damaged
+
         try:
             yield
         except sqlite3.DatabaseError as e:
-            name = str(getattr(e, "sqlite_errorname", "") or "")
-            if (
-                name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
-                or type(e) is sqlite3.DatabaseError
-            ):
+            if is_damaged(e):
                 raise DamagedStoreError(
                     f"the long-term store in {self.path} is damaged: the database file is "
                     f"unreadable ({e})",
