@@ -24,6 +24,7 @@ from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, Diagnostics
 from ..dsl.parse import ParseResult, parse, parse_file
 from ..dsl.source import SourceFile
+from ..dsl.suggest import suggestion_budget
 from .check import check_unit
 from .context import Ctx
 from .lower import lower_program
@@ -63,6 +64,11 @@ def compile_source(
 
 
 def _compile(parsed: ParseResult, *, base_dir: str | Path | None) -> CompileResult:
+    with suggestion_budget():  # a huge broken file stays linear to check
+        return _compile_checked(parsed, base_dir=base_dir)
+
+
+def _compile_checked(parsed: ParseResult, *, base_dir: str | Path | None) -> CompileResult:
     filename = parsed.source.name
     sources = {filename: parsed.source}
     if parsed.module is None or any(d.is_error for d in parsed.diagnostics):

@@ -415,12 +415,12 @@ def graph_ref(
             f"`{ref.dotted}` does not name an {what}",
             ref.span,
             "unknown name",
-            help=did_you_mean(parts[0], list(unit.agent_files)),
+            help=did_you_mean(parts[0], unit.agent_files),
         )
     name = parts[-1]
     sym = owner.symbols.get(name)
     if sym is None or sym.kind not in kinds:
-        candidates = [s.name for s in owner.symbols.values() if s.kind in kinds]
+        candidates = (s.name for s in owner.symbols.values() if s.kind in kinds)
         return error(
             Code.UNKNOWN_NAME,
             f"unknown {what} `{ref.dotted}`",

@@ -11,7 +11,7 @@ read by the later passes.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,11 +72,11 @@ class FileUnit:
             sym = self.prelude.symbols.get(name)
         return sym
 
-    def names_of(self, *kinds: SymbolKind) -> list[str]:
-        names = [s.name for s in self.symbols.values() if s.kind in kinds]
+    def names_of(self, *kinds: SymbolKind) -> Iterator[str]:
+        """Lazily: a suggestion past the check's budget never walks the names."""
+        yield from (s.name for s in self.symbols.values() if s.kind in kinds)
         if self.prelude is not None:
-            names += [s.name for s in self.prelude.symbols.values() if s.kind in kinds]
-        return names
+            yield from (s.name for s in self.prelude.symbols.values() if s.kind in kinds)
 
     def items(self, cls: type) -> Iterable:
         return (i for i in self.module.items if isinstance(i, cls))

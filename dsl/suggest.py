@@ -3,11 +3,43 @@
 Input: a misspelt name and the names that exist. Output: at most one candidate, only
 when it is close: equal after folding case and `_`/`-`, or within an edit distance of
 about a third of the name's length (rustc's rule of thumb).
+
+Each suggestion compares the name with every name in scope, so a file with thousands of
+unknown names would cost names × mistakes. Inside `suggestion_budget()` (one per check)
+suggestions stop once `COMPARISONS_PER_CHECK` names have been compared: the later mistakes
+are still reported, without one, and their candidate names are never looked at (callers
+pass lazy iterables).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+# ~1 s of comparisons at most; an ordinary file (dozens of mistakes among hundreds of
+# names) never comes near it, a 5 MB file of broken agents stays linear to check
+COMPARISONS_PER_CHECK = 100_000
+
+
+class _Budget:
+    __slots__ = ("left",)
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+
+_BUDGET: ContextVar[_Budget | None] = ContextVar("agentc_suggestion_budget", default=None)
+
+
+@contextmanager
+def suggestion_budget(limit: int = COMPARISONS_PER_CHECK) -> Iterator[None]:
+    """Within this block, `suggest` compares at most `limit` names in all."""
+    token = _BUDGET.set(_Budget(limit))
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
 
 
 def _fold(name: str) -> str:
@@ -43,11 +75,16 @@ def suggest(name: str, candidates: Iterable[str]) -> str | None:
     folded = _fold(name)
     if not folded:
         return None
+    budget = _BUDGET.get()
+    if budget is not None and budget.left <= 0:
+        return None
     limit = max(1, len(folded) // 3)
     best: tuple[int, str] | None = None
     for candidate in sorted(set(candidates)):
         if candidate == name:
             continue
+        if budget is not None:
+            budget.left -= 1
         score = distance(folded, _fold(candidate), limit)
         # `score < len(folded)`: a suggestion must keep something of what was written.
         if score <= limit and score < max(1, len(folded)) and (best is None or score < best[0]):

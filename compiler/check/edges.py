@@ -10,6 +10,7 @@ Invariant: the AST is only read.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Generator, Iterable, Iterator, Mapping
 
 from ...dsl import ast
@@ -37,7 +38,7 @@ def node_exists(
         )
         yield error(Code.BAD_EDGE, f"`{name.text}` cannot be used here", name.span, where)
         return
-    candidates = list(nodes) + ([boundary] if boundary else [])
+    candidates = itertools.chain(nodes, [boundary] if boundary else [])
     near = did_you_mean(name.text, candidates)
     secondary: tuple[Label, ...] = ()
     if near:
