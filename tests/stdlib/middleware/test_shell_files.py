@@ -9,7 +9,12 @@ import pytest
 from support.mwkit import agent, ask, call, reply
 
 from agentc.stdlib.middleware.model_refusal import ModelRefusalError
-from agentc.stdlib.middleware.shell_tool import ShellSetupError, sandbox_argv
+from agentc.stdlib.middleware.shell_tool import (
+    Confined,
+    SandboxTools,
+    ShellSetupError,
+    sandbox_argv,
+)
 
 
 def tool_answer(a) -> str:
@@ -40,13 +45,20 @@ def test_D17_default_shell_is_not_an_unconfined_host_shell(tmp_path):
         assert 'execution: \\"host\\"' in answer or 'execution: "host"' in answer
 
 
-def test_D17_sandbox_command_line_confines_network_files_and_env(tmp_path):
-    argv = sandbox_argv("/usr/bin/bwrap", tmp_path, ["/bin/bash"], "ls", {"K": "v"})
-    assert {"--unshare-all", "--clearenv", "--die-with-parent"} <= set(argv)
+@pytest.mark.parametrize("as_root", [True, False])
+def test_D17_sandbox_command_line_confines_network_files_and_env(tmp_path, as_root):
+    tools = SandboxTools("/usr/bin/bwrap", "/usr/bin/prlimit", "/usr/bin/setpriv")
+    job = Confined(tmp_path, ["/bin/bash"], "ls", {"K": "v"})
+    argv = sandbox_argv(tools, job, as_root=as_root)
+    unshared = {"--unshare-net", "--unshare-pid"} <= set(argv) or "--unshare-all" in argv
+    assert unshared and {"--clearenv", "--die-with-parent", "--new-session"} <= set(argv)
+    assert argv[argv.index("--cap-drop") + 1] == "ALL"  # no capability survives
     writable = [argv[i + 1] for i, a in enumerate(argv) if a == "--bind"]
     assert writable == [str(tmp_path)]  # only the workspace is writable
     assert ["--setenv", "K", "v"] == argv[argv.index("K") - 1 : argv.index("K") + 2]
     assert argv[-3:] == ["/bin/bash", "-c", "ls"]
+    # never the host's root: setpriv as root, a 65534 user namespace otherwise
+    assert ("--reuid=65534" in argv) is as_root and ("--disable-userns" in argv) is not as_root
 
 
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
