@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ...ir import Graph, HookPoint, ImportRef, MiddlewareSpec
+from ...runtime.errors import BindError
 from ...runtime.types import BindEnv, Slot
 from ..providers.base import ChatModel
 from ..providers.registry import model_spec, resolve_model
@@ -25,8 +26,10 @@ if TYPE_CHECKING:
     from ...runtime.compiled import CompiledGraph
 
 
-class MiddlewareSetupError(ValueError):
-    """A middleware that cannot be built: bad settings, an unknown model, a failing class."""
+class MiddlewareSetupError(BindError, ValueError):
+    """A middleware that cannot be built from its settings: where it is declared, and why."""
+
+    code = "middleware-setup"
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +95,9 @@ def instantiate(spec: MiddlewareSpec, graph: Graph, env: BindEnv) -> object:
             obj = obj(**config)
         except (TypeError, ValueError) as exc:
             raise MiddlewareSetupError(
-                f"middleware `{spec.name}` ({spec.impl.key}) rejected its settings: {exc}"
+                f"middleware `{spec.name}` ({spec.impl.key}) rejected its settings: {exc}",
+                span=spec.span,
+                help=f"compare the settings with what `{spec.name}` accepts in its documentation",
             ) from exc
     if isinstance(obj, Bindable):
         obj.agentc_bind(BindInfo(graph, env, spec))
