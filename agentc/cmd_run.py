@@ -123,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         return _run(args, sys.stdout, site)
     except KeyboardInterrupt:
         print("\nstopped", file=sys.stderr)
+        _saved_thread(site)
         return 130
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -133,7 +134,14 @@ def run(args: argparse.Namespace) -> int:
 
             traceback.print_exc()
         print(describe_error(exc, site), file=sys.stderr)
+        _saved_thread(site)
         return 1
+
+
+def _saved_thread(site: RunSite) -> None:
+    line = site.saved_thread_line()
+    if line is not None:
+        print(line, file=sys.stderr)
 
 
 def _run(args: argparse.Namespace, out: TextIO, site: RunSite) -> int:
@@ -160,21 +168,28 @@ def _run(args: argparse.Namespace, out: TextIO, site: RunSite) -> int:
     # Python node makes mid-run (`agentc.models.init_chat_model`) is recorded / replayed and
     # finds `scripted:PATH` beside the `.agent` file, as the file's own model strings do.
     with model_source(source, base_dir=base_dir):
-        return _bound_run(args, out, program, graph, value, context, base_dir, source, calls)
+        return _bound_run(args, out, site, value, context, base_dir, source, calls)
 
 
 def _bound_run(
     args: argparse.Namespace,
     out: TextIO,
-    program: ir.Program,
-    graph: ir.Graph,
+    site: RunSite,
     value: dict[str, Any] | None,
     context: dict[str, Any] | None,
     base_dir: str,
     source: ModelSource,
     calls: CallCount,
 ) -> int:
+    program, graph = site.program, site.graph
+    assert program is not None and graph is not None, "bound after the graph was chosen"
     compiled, config = bind(program, graph, base_dir, args.thread, source, context)
+    if args.thread is None:  # a thread made for this run: the user has no way to know it
+        site.thread = config.thread_id
+    if site.thread and sys.stderr.isatty():
+        # a person watching learns the new thread before anything can go wrong (a kill
+        # leaves no chance to say it later); piped runs get it in the summary and on failure
+        print(f"thread: {site.thread}", file=sys.stderr)
     printer = _printer(args, graph, out, calls)
     if not args.json:
         if args.verbose:

@@ -30,6 +30,15 @@ class RunSite:
 
     program: ir.Program | None = None
     graph: ir.Graph | None = None
+    thread: str | None = None  # the saved thread this run writes, once bound
+
+    def saved_thread_line(self) -> str | None:
+        """After a failure or Ctrl-C: where the completed steps were saved, so the run
+        can be continued even when no `--thread` was given."""
+        if self.thread is None:
+            return None
+        thread = self.thread
+        return f"progress so far is saved in thread {thread} (continue with --thread {thread})"
 
 
 def describe_error(exc: BaseException, site: RunSite | None = None) -> str:

@@ -4,6 +4,8 @@ the innermost node, exits 1, and shows the traceback only with --verbose."""
 
 from __future__ import annotations
 
+import re
+
 from support.cli_kit import agentc, one_paragraph
 
 from agentc.cli import main
@@ -42,6 +44,9 @@ graph parent {
 """
 
 
+SAVED = re.compile(r"progress so far is saved in thread (\w+) \(continue with --thread \1\)")
+
+
 def nested(where):
     (where / "steps.py").write_text(STEPS)
     (where / "nested.agent").write_text(NESTED)
@@ -52,11 +57,14 @@ def test_a_failing_node_in_a_subgraph_is_named_by_its_path_and_line(workdir):
     done = agentc("run", nested(workdir), cwd=workdir)
     assert done.returncode == 1 and one_paragraph(done.stderr), done.stderr
     # `inner` is declared on line 6 of the file (column 3), inside `child`, run by `sub`
-    assert done.stderr == (
+    first, error, saved = done.stderr.splitlines()
+    assert first == (
         "running `parent`, the one agent or graph no other uses; "
-        "run another with --agent NAME (child)\n"
-        "nested.agent:6:3: error: node `sub` › `inner` failed: ValueError: deep\n"
+        "run another with --agent NAME (child)"
     )
+    assert error == "nested.agent:6:3: error: node `sub` › `inner` failed: ValueError: deep"
+    # no --thread was given: the thread made for the run is named, so it can be continued
+    assert SAVED.fullmatch(saved), saved
     assert "-- done" not in done.stdout
 
 
@@ -65,8 +73,9 @@ def test_verbose_adds_the_traceback_with_the_nodes_notes(workdir):
     assert done.returncode == 1
     assert done.stderr.startswith("Traceback (most recent call last):")
     assert 'raise ValueError("deep")' in done.stderr and "During node `inner`" in done.stderr
-    last = done.stderr.strip().splitlines()[-1]
-    assert last == "nested.agent:6:3: error: node `sub` › `inner` failed: ValueError: deep"
+    error, saved = done.stderr.strip().splitlines()[-2:]
+    assert error == "nested.agent:6:3: error: node `sub` › `inner` failed: ValueError: deep"
+    assert SAVED.fullmatch(saved), saved
 
 
 def test_a_python_nodes_key_error_names_the_node(workdir, capsys):
@@ -81,7 +90,9 @@ def test_a_python_nodes_key_error_names_the_node(workdir, capsys):
     for extra in ([], ["--json"]):
         assert main(["run", str(path), "--input", "{}", *extra]) == 1
         got = capsys.readouterr()
-        assert got.err == f"{path}:9:3: error: node `write` failed: KeyError: 'topic'\n"
+        error, saved = got.err.splitlines()
+        assert error == f"{path}:9:3: error: node `write` failed: KeyError: 'topic'"
+        assert SAVED.fullmatch(saved), saved
         assert "Traceback" not in got.err
     assert got.out == ""  # --json: stdout holds a JSON document or nothing
 
