@@ -1,6 +1,6 @@
 """`agentc explain FILE` / `agentc explain --diff OLD NEW`: the decision map of an agent.
 
-For every seat of seed 000: the question, who holds it in this agent, and the line of the
+For every seat of create_agent: the question, who holds it in this agent, and the line of the
 `.agent` file that makes it so (agentc/review/). `--diff` lists the seats whose holder
 moved, then those whose answer changed, between two versions of a file; `--exit-code`
 makes a moved holder exit 1 (for CI). Exit codes as in cli.py.

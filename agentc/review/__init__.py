@@ -1,4 +1,4 @@
-"""Reviewing an agent before it runs: the decision map of seed 000 and its renderings.
+"""Reviewing an agent before it runs: the decision map of create_agent's seats and its renderings.
 
 Input: a compiled `ir.Graph`. Output: `decision_map(graph)` → a `DecisionMap` (who holds each
 seat, and the line that makes it so), shown by `render_text` / `render_markdown` / `to_json`,

@@ -1,4 +1,4 @@
-"""The decision map of one compiled graph: who holds each seat of seed 000, and why.
+"""The decision map of one compiled graph: who holds each seat of create_agent, and why.
 
 Input: an `ir.Graph` and the `SeatTable` (default: the stdlib's). Output: a `DecisionMap` —
 one `SeatAnswer` per seat, each with one or more `Part`s (a holder, the answer in this agent,

@@ -1,4 +1,4 @@
-"""The seat table of seed 000: every decision seat of create_agent, read from package data.
+"""The seat table: every decision seat of create_agent, read from package data.
 
 Input: `stdlib/data/seats.json` (found beside the compiler, editable or installed, by
 `agentc.compiler.paths.stdlib_file`). Output: `seat_table()` → a frozen `SeatTable` — one

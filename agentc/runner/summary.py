@@ -79,7 +79,7 @@ def done_line(printer: Transcript) -> str:
 
 
 def print_budgets(compiled: CompiledGraph, config: RunConfig, out: TextIO) -> None:
-    """Usage against each budget of the agent's `budgets` middleware (issue 6)."""
+    """Usage against each budget of the agent's `budgets` middleware."""
     agent = compiled.graph.agent
     if agent is None or not agent.middleware:
         return
