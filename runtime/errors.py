@@ -196,3 +196,9 @@ def describe_node_failure(exc: BaseException) -> str | None:
     if isinstance(exc, AgentcRuntimeError):
         return f"node {path} failed: {text}"
     return f"node {path} failed: {type(exc).__name__}: {text}"
+
+
+class ThreadBusyError(AgentcRuntimeError):
+    """F11: a run or update_state on a thread another run is writing (one writer per thread)."""
+
+    code = "thread-busy"

@@ -212,6 +212,7 @@ class Loop:
     # ---- the loop
 
     async def run(self, value: Any) -> Outcome:
+        self.saver.claim()  # the thread's only writer from this load to the final flush
         try:
             await self.load()
             await take_input(self, value)

@@ -3,12 +3,16 @@
 Input: checkpoints the loop builds after each step, pending writes (finished tasks of an
 unfinished step, interrupts, resume answers, Command updates). Output: calls on the
 `Checkpointer`. `sync` waits for each save; `async` (the default) hands blocking stores'
-saves to one writer thread per store, in order, and waits only at the end of the run;
-`exit` keeps the latest checkpoint in memory and saves it once, when the run ends or
-before anything is written against it. The first save that fails stops the run's saving
-(later saves queued behind it are skipped, in order), so the saved chain never has a
-checkpoint whose parent is missing: the run ends with that failure (`CheckpointWriteError`)
-and the thread resumes from its last good checkpoint.
+saves to one writer thread per store, in order, with at most one save of a run in flight:
+before handing the writer the next one, the run awaits the previous one, so the save of
+step N overlaps the run of step N+1 and nothing more (back-pressure: a crash loses at most
+the last completed step's checkpoint, whose step then runs again); `exit` keeps the latest
+checkpoint in memory and saves it once, when the run ends or before anything is written
+against it. The first save that fails stops the run's saving (later saves are skipped, in
+order), so the saved chain never has a checkpoint whose parent is missing: the run ends
+with that failure (`CheckpointWriteError`) and the thread resumes from its last good
+checkpoint. A root run is its thread's only writer from its load to its final flush
+(`claim` / `release`; a second is `ThreadBusyError`).
 """
 
 from __future__ import annotations
@@ -16,12 +20,13 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from agentc.runtime.checkpoint import Checkpoint, Checkpointer, PendingWrite
 from agentc.runtime.errors import AgentcRuntimeError, CheckpointWriteError
 from agentc.runtime.events import DebugKind
+from agentc.runtime.threadlock import ThreadClaim
 from agentc.runtime.types import Durability
 
 _IO_POOLS: weakref.WeakKeyDictionary[Any, ThreadPoolExecutor] = weakref.WeakKeyDictionary()
@@ -48,7 +53,9 @@ class Saver:
         "durability",
         "active",
         "parent_id",
-        "bg",
+        "pending",
+        "last_submitted",
+        "held",
         "exit_build",
         "debug",
         "failed",
@@ -65,7 +72,9 @@ class Saver:
         self.store, self.thread, self.ns, self.durability = store, thread, ns, durability
         self.active = store is not None and thread is not None
         self.parent_id: str | None = None
-        self.bg: list[asyncio.Future[Any]] = []
+        self.pending: Future[Any] | None = None  # the one async save in flight
+        self.last_submitted: Future[Any] | None = None  # the writer's last job for this run
+        self.held: ThreadClaim | None = None
         self.exit_build: Build | None = None
         self.debug = debug
         # the first save that failed: every later save of this run is skipped (in the
@@ -79,13 +88,47 @@ class Saver:
         return self.store
 
     async def io(self, fn: Callable[..., Any], *args: Any, wait: bool) -> Any:
-        if not self.live.blocking:
+        store = self.live
+        if not store.blocking:
             return fn(*args)
-        fut = asyncio.get_running_loop().run_in_executor(io_pool(self.live), fn, *args)
+        if not wait:
+            await self.drain()  # back-pressure (F11 async): one save in flight, no more
+        job = self.last_submitted = io_pool(store).submit(fn, *args)
         if wait:
-            return await fut
-        self.bg.append(fut)
+            return await asyncio.wrap_future(job)
+        self.pending = job  # no asyncio future: a save that ends wakes the loop only if awaited
         return None
+
+    async def drain(self) -> None:
+        """Wait for the save in flight, if it has not ended. Its failure is kept in
+        `failed` (`_write`) and raised by the next `check`. A cancelled wait cancels
+        nothing (`asyncio.wait`): a save still queued is not dropped, so a later save
+        (the writer keeps their order) never hangs off a parent that was never written."""
+        job, self.pending = self.pending, None
+        if job is None or job.done():
+            return
+        fut = asyncio.wrap_future(job)
+        await asyncio.wait((fut,))
+        if not fut.cancelled():
+            fut.exception()  # retrieved here, so asyncio does not log it
+
+    def claim(self) -> None:
+        """Become the thread's only writer (F11: two writers fork its history), or raise
+        `ThreadBusyError`. A subgraph's run (a namespace) writes under its parent's claim
+        (H3); a run without a checkpointer or thread claims nothing."""
+        if self.held is None and self.store is not None and self.thread is not None:
+            if not self.ns:
+                self.held = self.store.claim(self.thread)
+
+    def release(self) -> None:
+        held, self.held = self.held, None
+        if held is None:
+            return
+        job = self.last_submitted
+        if job is not None and not job.done():  # a cancelled flush: the writer still saves
+            job.add_done_callback(lambda _: held.release())
+        else:
+            held.release()
 
     async def load(
         self, checkpoint_id: str | None
@@ -106,6 +149,7 @@ class Saver:
         await self._put(build)
 
     async def _put(self, build: Build) -> None:
+        await self.drain()  # a failure of the save in flight stops this one (`check`)
         self.check()
         ckpt = build(self.parent_id)
         self.parent_id = ckpt.id
@@ -130,6 +174,7 @@ class Saver:
         if self.exit_build is not None:  # the writes hang off a checkpoint: save it first
             build, self.exit_build = self.exit_build, None
             await self._put(build)
+        await self.drain()
         self.check()
         await self.io(
             self._write,
@@ -143,7 +188,8 @@ class Saver:
 
     def _write(self, fn: Callable[..., Any], *args: Any) -> None:
         """One save, run by the writer in order: skipped once an earlier save failed, so
-        no checkpoint is ever saved whose parent is missing (issue 12 item 4)."""
+        no checkpoint is ever saved whose parent is missing (a failed save
+        followed by later ones once left a gap in the chain)."""
         if self.failed is not None:
             return
         try:
@@ -166,10 +212,12 @@ class Saver:
         ) from failed
 
     async def flush(self) -> None:
-        if self.exit_build is not None:
-            build, self.exit_build = self.exit_build, None
-            await self._put(build)
-        if self.bg:
-            bg, self.bg = self.bg, []
-            await asyncio.gather(*bg, return_exceptions=True)  # all done: none left running
-        self.check()
+        """The run's last save, awaited; then the thread is free for the next writer."""
+        try:
+            if self.exit_build is not None:
+                build, self.exit_build = self.exit_build, None
+                await self._put(build)
+            await self.drain()
+            self.check()
+        finally:
+            self.release()

@@ -78,6 +78,17 @@ async def write_state(
 ) -> RunConfig:
     """Apply `values` as if `as_node` wrote them; the next tasks follow from that node."""
     loop = make_loop(config, Durability.SYNC)
+    loop.saver.claim()  # an update writes the thread too: one writer at a time (F11)
+    try:
+        await _update(loop, config, values, as_node)
+    finally:
+        await loop.saver.flush()  # and the thread is free again
+    return replace(config, checkpoint_id=loop.parent_id)
+
+
+async def _update(
+    loop: Loop, config: RunConfig, values: dict[str, Any] | None, as_node: str | None
+) -> None:
     loaded = await loop.saver.load(config.checkpoint_id)
     if loaded is None:
         raise CheckpointerRequiredError(f"thread `{config.thread_id}` has no saved state")
@@ -89,8 +100,6 @@ async def write_state(
     await loop.commit(
         [(node, result)], [(Task("", node, (0, node)), result)], CheckpointSource.UPDATE
     )
-    await loop.saver.flush()
-    return replace(config, checkpoint_id=loop.parent_id)
 
 
 def _last_writer(ran: tuple[str, ...]) -> str:

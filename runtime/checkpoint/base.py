@@ -5,8 +5,8 @@ namespace (H3: a subgraph saves under its own namespace in the parent's store). 
 a checkpoint holds *deltas* (what changed in that step; each message once), so storage
 grows linearly; any checkpoint's full state is rebuilt by replaying the deltas along its
 parent chain; pending writes (finished tasks of an unfinished step, interrupts, resume
-answers) hang off the checkpoint whose `next` tasks they belong to. PostgreSQL can follow
-by implementing `Checkpointer`.
+answers) hang off the checkpoint whose `next` tasks they belong to; a thread has one
+writer at a time (`claim`). PostgreSQL can follow by implementing `Checkpointer`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from agentc.runtime.algo import Task
 from agentc.runtime.barriers import NO_WAITS, Waits
 from agentc.runtime.errors import DamagedCheckpointError
+from agentc.runtime.threadlock import ThreadClaim
 
 
 class CheckpointSource(str, enum.Enum):
@@ -88,6 +89,13 @@ class Checkpointer(Protocol):
         ...
 
     def writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]: ...
+
+    def claim(self, thread_id: str) -> ThreadClaim:
+        """Make this caller the thread's only writer until the claim is released, or raise
+        `ThreadBusyError` at once (never wait). Cheap: it is taken on every run. A claim
+        must not outlive its holder (SQLite: an OS lock the kernel drops with the process;
+        PostgreSQL: a session advisory lock)."""
+        ...
 
     def close(self) -> None: ...
 

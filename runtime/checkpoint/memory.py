@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+from agentc.runtime.threadlock import LocalClaims, ThreadClaim
+
 from .base import Checkpoint, PendingWrite, walk_chain
 
 
@@ -18,6 +20,7 @@ class MemoryCheckpointer:
         self._by_id: dict[tuple[str, str], dict[str, Checkpoint]] = {}
         self._writes: dict[tuple[str, str, str], list[PendingWrite]] = {}
         self._lock = threading.Lock()
+        self._claims = LocalClaims()
 
     def put(self, thread_id: str, ns: str, checkpoint: Checkpoint) -> None:
         with self._lock:
@@ -44,6 +47,9 @@ class MemoryCheckpointer:
 
     def writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
         return list(self._writes.get((thread_id, ns, checkpoint_id), ()))
+
+    def claim(self, thread_id: str) -> ThreadClaim:
+        return self._claims.claim(thread_id)  # the store lives in this process only
 
     def close(self) -> None:
         pass

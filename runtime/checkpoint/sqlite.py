@@ -4,7 +4,9 @@ the CLI), stdlib `sqlite3` in WAL mode.
 Input: `Checkpoint` records and pending writes. Output: the same, read back. Invariants:
 rows are JSON of registered types only (`serde`, never pickle; D6); a checkpoint row holds
 that step's deltas, so the file grows linearly with the conversation (each message once);
-one connection guarded by a lock, so the executor may call it from a worker thread. A row
+one connection guarded by a lock, so the executor may call it from a worker thread; a
+thread's writer holds an OS lock on a byte of `<file>.lock`, which other processes see and
+the kernel drops when the holder dies (`threadlock`). A row
 or file that is not what `put` wrote (bad JSON, a missing key, a value nested too deep, a
 parent chain that loops or breaks, a corrupt file) is `DamagedCheckpointError`, naming the
 thread, the file and the checkpoint; a failed save (disk full) is `CheckpointWriteError`.
@@ -25,6 +27,7 @@ from agentc.runtime.channels import MISSING, DeltaKind
 from agentc.runtime.errors import AgentcRuntimeError, CheckpointWriteError, DamagedCheckpointError
 from agentc.runtime.serde import decode, encode
 from agentc.runtime.sqlitedb import connect, is_damaged
+from agentc.runtime.threadlock import FileClaims, LocalClaims, ThreadClaim
 
 from .base import Checkpoint, CheckpointSource, PendingWrite, WriteKind, parent_ids
 
@@ -57,6 +60,8 @@ class SqliteCheckpointer:
         with self._db(None, writing=True):
             self._conn = connect(path)
         self._lock = threading.Lock()
+        # one writer per thread, across processes; an in-memory database has no others
+        self._claims = LocalClaims() if path == ":memory:" else FileClaims(f"{path}.lock")
         with self._lock, self._db(None, writing=True):
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.executescript(_SCHEMA)
@@ -193,9 +198,14 @@ class SqliteCheckpointer:
             what = f"a pending write saved against it is unreadable: {_what(e)}"
             raise self._damaged(thread_id, what, checkpoint_id) from None
 
+    def claim(self, thread_id: str) -> ThreadClaim:
+        return self._claims.claim(thread_id)
+
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+        if isinstance(self._claims, FileClaims):
+            self._claims.close()
 
 
 # what reading a row that is not what `put` wrote can raise (json, the decoders, pydantic)

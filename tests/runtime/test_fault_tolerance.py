@@ -165,3 +165,49 @@ def test_F11_kill_mid_parallel_step_keeps_the_finished_sibling(tmp_path):
     resumed = _run(tmp_path, "fan", "resume", "f1")
     assert _effects(tmp_path) == ["part0", "part1"]  # part 0 did not run again
     assert resumed == {"done": [0, 1]}
+
+
+# ---------------------------------------------------------------- F11 async back-pressure
+
+
+def test_F11_async_keeps_at_most_one_save_in_flight(tmp_path):
+    """Under `async` a run hands the writer its next checkpoint only when the previous one
+    is saved, so however slow the disk, each step starts with every checkpoint but the
+    last one saved (a crash loses at most the last completed step). The writer's queue
+    used to grow without bound: a killed run lost every step still queued."""
+    from support.graphs import END, START, chan, compiled, graph, node, router
+
+    from agentc.runtime import Durability, RunConfig, SqliteCheckpointer
+
+    path = str(tmp_path / "state.db")
+
+    class SlowDisk(SqliteCheckpointer):
+        def put(self, thread_id, ns, checkpoint):
+            time.sleep(0.02)  # a disk slower than the steps: the writer lags behind
+            super().put(thread_id, ns, checkpoint)
+
+    seen: list[tuple[int, int]] = []  # (step of `work`, checkpoints in the file then)
+
+    def work(state):
+        with sqlite3.connect(path) as conn:
+            seen.append(
+                (state["n"], conn.execute("SELECT count(*) FROM checkpoints").fetchone()[0])
+            )
+        return {"n": state["n"] + 1}
+
+    store = SlowDisk(path)
+    g = compiled(
+        graph(
+            state=[chan("n", default=0)],
+            nodes=[node("work", work)],
+            edges=[(START, "work")],
+            branches=[router("work", lambda s: "work" if s["n"] < 8 else END)],
+        ),
+        checkpointer=store,
+    )
+    assert g.invoke({"n": 0}, RunConfig(thread_id="t"), durability=Durability.ASYNC) == {"n": 8}
+    store.close()
+    # when `work` runs with n = k, the run has made k + 2 checkpoints (input, START, k
+    # steps): all but the last are in the file
+    assert [n for n, _ in seen] == list(range(8))
+    assert all(saved >= n + 1 for n, saved in seen), seen
