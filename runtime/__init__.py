@@ -18,7 +18,12 @@ from __future__ import annotations
 from typing import Any
 
 from agentc.runtime.cache import NodeCache
-from agentc.runtime.checkpoint import Checkpointer, MemoryCheckpointer
+from agentc.runtime.checkpoint import (
+    Checkpointer,
+    CheckpointQuery,
+    MemoryCheckpointer,
+    SavedCheckpoint,
+)
 from agentc.runtime.compiled import CompiledGraph, StateSnapshot, checkpointer_for, compile
 from agentc.runtime.context import get_config, get_context, get_store, get_stream_writer, interrupt
 from agentc.runtime.errors import (
@@ -82,6 +87,8 @@ __all__ = [
     "Interrupt",
     "InvalidUpdateError",
     "MemoryCheckpointer",
+    "CheckpointQuery",
+    "SavedCheckpoint",
     "NodeCache",
     "RecursionLimitError",
     "ResumeError",

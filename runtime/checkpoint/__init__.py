@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING, Any
 from .base import (
     Checkpoint,
     Checkpointer,
+    CheckpointQuery,
     CheckpointSource,
     PendingWrite,
+    SavedCheckpoint,
     WriteKind,
     new_checkpoint_id,
     walk_chain,
@@ -22,10 +24,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Checkpoint",
+    "CheckpointQuery",
     "CheckpointSource",
     "Checkpointer",
     "MemoryCheckpointer",
     "PendingWrite",
+    "SavedCheckpoint",
     "SqliteCheckpointer",
     "WriteKind",
     "new_checkpoint_id",

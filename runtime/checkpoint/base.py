@@ -65,6 +65,35 @@ class Checkpoint:
 PendingWrite = tuple[str, WriteKind, Any]  # (task id, kind, payload)
 
 
+@dataclass(frozen=True, slots=True)
+class CheckpointQuery:
+    """Which saved checkpoints `Checkpointer.search` returns, newest first (LangGraph's
+    `BaseCheckpointSaver.list(config, filter=…, before=…, limit=…)`). `None` matches
+    every value: `CheckpointQuery()` is every thread's top-level checkpoints."""
+
+    thread_id: str | None = None
+    ns: str | None = ""  # "" the top-level graph; a subgraph's namespace; None: all
+    source: CheckpointSource | None = None
+    step: int | None = None
+    before: str | None = None  # only checkpoints saved before this one (its thread's)
+    limit: int | None = None
+
+    def matches(self, checkpoint: Checkpoint) -> bool:
+        """The filters a store does not answer itself (it answers thread, ns, before)."""
+        return (self.source is None or checkpoint.source is self.source) and (
+            self.step is None or checkpoint.step == self.step
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SavedCheckpoint:
+    """One checkpoint found by `search`, with where it was saved."""
+
+    thread_id: str
+    ns: str
+    checkpoint: Checkpoint
+
+
 class Checkpointer(Protocol):
     """Where checkpoints live. `blocking` stores are called from a worker thread."""
 
@@ -82,6 +111,10 @@ class Checkpointer(Protocol):
 
     def list(self, thread_id: str, ns: str) -> list[Checkpoint]:
         """Oldest first."""
+        ...
+
+    def search(self, query: CheckpointQuery) -> list[SavedCheckpoint]:
+        """Checkpoints across threads and namespaces, newest first (`CheckpointQuery`)."""
         ...
 
     def chain(self, thread_id: str, ns: str, checkpoint_id: str) -> list[Checkpoint]:

@@ -6,7 +6,7 @@ import threading
 
 from agentc.runtime.threadlock import LocalClaims, ThreadClaim
 
-from .base import Checkpoint, PendingWrite, walk_chain
+from .base import Checkpoint, CheckpointQuery, PendingWrite, SavedCheckpoint, walk_chain
 
 
 class MemoryCheckpointer:
@@ -42,6 +42,18 @@ class MemoryCheckpointer:
     def list(self, thread_id: str, ns: str) -> list[Checkpoint]:
         return list(self._ckpts.get((thread_id, ns), ()))
 
+    def search(self, query: CheckpointQuery) -> list[SavedCheckpoint]:
+        with self._lock:  # saved in order: a list per (thread, ns), newest last
+            found = [
+                (c.id, SavedCheckpoint(thread, ns, c))
+                for (thread, ns), items in self._ckpts.items()
+                if query.thread_id in (None, thread) and query.ns in (None, ns)
+                for c in _before(items, query.before)
+                if query.matches(c)
+            ]
+        found.sort(key=lambda pair: pair[0], reverse=True)  # ids sort by time saved
+        return [saved for _, saved in found[: query.limit]]
+
     def chain(self, thread_id: str, ns: str, checkpoint_id: str) -> list[Checkpoint]:
         return walk_chain(self._by_id.get((thread_id, ns), {}), checkpoint_id, thread=thread_id)
 
@@ -53,3 +65,10 @@ class MemoryCheckpointer:
 
     def close(self) -> None:
         pass
+
+
+def _before(items: list[Checkpoint], checkpoint_id: str | None) -> list[Checkpoint]:
+    if checkpoint_id is None:
+        return items
+    ids = [c.id for c in items]
+    return items[: ids.index(checkpoint_id)] if checkpoint_id in ids else []

@@ -29,7 +29,15 @@ from agentc.runtime.serde import decode, encode
 from agentc.runtime.sqlitedb import connect, is_damaged
 from agentc.runtime.threadlock import FileClaims, LocalClaims, ThreadClaim
 
-from .base import Checkpoint, CheckpointSource, PendingWrite, WriteKind, parent_ids
+from .base import (
+    Checkpoint,
+    CheckpointQuery,
+    CheckpointSource,
+    PendingWrite,
+    SavedCheckpoint,
+    WriteKind,
+    parent_ids,
+)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -168,6 +176,32 @@ class SqliteCheckpointer:
                 (thread_id, ns),
             ).fetchall()
         return [self._load(thread_id, r[0], r[2], r[1]) for r in rows]
+
+    def search(self, query: CheckpointQuery) -> list[SavedCheckpoint]:
+        where, args = ["1=1"], []
+        for column, value in (("thread_id", query.thread_id), ("ns", query.ns)):
+            if value is not None:
+                where.append(f"{column}=?")
+                args.append(value)
+        if query.before is not None:  # in its thread: rows saved before that one
+            where.append(
+                "seq < (SELECT seq FROM checkpoints b WHERE b.id=? AND b.thread_id=checkpoints"
+                ".thread_id AND b.ns=checkpoints.ns)"
+            )
+            args.append(query.before)
+        sql = (
+            "SELECT thread_id, ns, id, parent_id, data FROM checkpoints WHERE "
+            f"{' AND '.join(where)} ORDER BY seq DESC"
+        )
+        found: list[SavedCheckpoint] = []
+        with self._lock, self._db(query.thread_id):
+            for thread, ns, cid, parent, data in self._conn.execute(sql, args):
+                ckpt = self._load(thread, cid, data, parent)
+                if query.matches(ckpt):
+                    found.append(SavedCheckpoint(thread, ns, ckpt))
+                    if query.limit is not None and len(found) >= query.limit:
+                        break
+        return found
 
     def chain(self, thread_id: str, ns: str, checkpoint_id: str) -> list[Checkpoint]:
         with self._lock, self._db(thread_id):

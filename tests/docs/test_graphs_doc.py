@@ -107,3 +107,23 @@ def test_the_python_node_snippet_runs_in_a_graph(tmp_path):
     assert done["published"] is True
     item = graph.store.get(("reviews", "u1"), "last")
     assert item is not None and item.value == {"answer": "ship it"}
+
+
+def test_the_listing_snippet_finds_the_threads_a_run_saved(tmp_path):
+    (snippet,) = [b for b in _blocks("python") if "CheckpointQuery" in b]
+    example = ROOT / "examples" / "graphs" / "prompt_chaining.agent"
+    run = (
+        "import agentc\nfrom agentc import RunConfig\n"
+        "from agentc.runtime import SqliteCheckpointer\n"
+        "saver = SqliteCheckpointer('.agentc/state.db')\n"
+        f"g = agentc.load_agent({str(example)!r}, checkpointer=saver)\n"
+        "g.invoke({'topic': 'cats'}, RunConfig(thread_id='t1'))\n"
+        "saver.close()\n"
+    )
+    (tmp_path / ".agentc").mkdir()
+    check = snippet + "\nassert threads == {'t1'}, threads\nassert latest[0].thread_id == 't1'\n"
+    for code in (run, check):
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
