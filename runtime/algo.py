@@ -9,7 +9,7 @@ then pushed `Send` tasks in the order they were sent — E5), never in completio
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import agentc.ir as ir
@@ -47,6 +47,19 @@ class ParentCommand(Exception):
 
 
 EMPTY_RESULT = TaskResult()
+
+
+def replayed(result: TaskResult) -> TaskResult:
+    """A result saved by an earlier try of its step, marked as not run again (`cached`)."""
+    return result if result.cached else TaskResult(result.writes, result.goto, cached=True)
+
+
+def prepared(channels: Mapping[str, Channel], result: TaskResult) -> TaskResult:
+    """A finished task's writes in the form they are saved in: a pending write is applied
+    again at every restore (the paused result, each get_state, the resume), so it must
+    apply the same way each time (B3/D8: a message gets its id once)."""
+    writes = [(k, channels[k].prepare(v) if k in channels else v) for k, v in result.writes]
+    return replace(result, writes=writes)
 
 
 def normalize(node: str, out: Any, channels: Mapping[str, Any]) -> TaskResult:

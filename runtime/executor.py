@@ -26,7 +26,15 @@ from types import MappingProxyType
 from typing import Any
 
 import agentc.ir as ir
-from agentc.runtime.algo import Task, TaskResult, apply_writes, replan, should_interrupt
+from agentc.runtime.algo import (
+    Task,
+    TaskResult,
+    apply_writes,
+    prepared,
+    replan,
+    replayed,
+    should_interrupt,
+)
 from agentc.runtime.barriers import NO_WAITS, Waits
 from agentc.runtime.bind import BoundGraph
 from agentc.runtime.cache import NodeCache
@@ -333,7 +341,7 @@ class Loop:
         tasks, done = self.next, self.done
         # writes saved by an earlier try of this step: streamed again as `cached`, as
         # LangGraph re-emits the writes it hands back to a resumed step's tasks
-        results = {t.id: _replayed(done[t.id]) for t in tasks if t.id in done} if done else {}
+        results = {t.id: replayed(done[t.id]) for t in tasks if t.id in done} if done else {}
         todo = [t for t in tasks if t.id not in results] if results else tasks
         saved = set(results)
 
@@ -341,17 +349,21 @@ class Loop:
             # F11 sync: a finished task's writes are saved while its siblings still run,
             # so a crash mid-step does not run it again
             saved.add(tid)
-            await self.saver.put_writes([(tid, WriteKind.RESULT, result)], wait=True)
+            results[tid] = kept = prepared(self.channels, result)
+            await self.saver.put_writes([(tid, WriteKind.RESULT, kept)], wait=True)
 
         hear = self.saving and self.s.durability is Durability.SYNC and len(todo) > 1
         on_finished = save_finished if hear else None
         out = await self.runner.run(todo, self.step + 1, self.view(), self.resumes, on_finished)
-        results.update(out.results)
+        for tid, result in out.results.items():
+            results.setdefault(tid, result)  # a saved one stays: it is what was saved
+        if out.failure is not None or out.stopped:
+            for tid in results.keys() - saved:  # shown, saved, and applied at each restore
+                results[tid] = prepared(self.channels, results[tid])
         if out.failure is not None:
             # E6: finished siblings' writes survive a failed step only under a checkpointer
-            await self.saver.put_writes(
-                [(tid, WriteKind.RESULT, r) for tid, r in out.results.items() if tid not in saved]
-            )
+            unsaved = [(t, WriteKind.RESULT, r) for t, r in results.items() if t not in saved]
+            await self.saver.put_writes(unsaved)
             raise out.failure
         if out.stopped:
             await self.pause(results, saved, out.asked)
@@ -433,11 +445,5 @@ class Loop:
 
     def debug(self, kind: DebugKind, payload: Any, step: int) -> None:
         if self.s.sink is not None:  # bound as the debug hook only when there is a sink
-            event = DebugEvent(
-                step, kind, payload if isinstance(payload, dict) else {"tasks": payload}
-            )
-            self.s.sink(event)
-
-
-def _replayed(result: TaskResult) -> TaskResult:
-    return result if result.cached else TaskResult(result.writes, result.goto, cached=True)
+            data = payload if isinstance(payload, dict) else {"tasks": payload}
+            self.s.sink(DebugEvent(step, kind, data))
