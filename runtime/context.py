@@ -17,16 +17,15 @@ run. There is no other ambient channel.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections.abc import Callable
 from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, is_typeddict
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import PydanticUserError, TypeAdapter, ValidationError
 
-from agentc.runtime.errors import AgentcRuntimeError, ResumeValidationError
+from agentc.runtime.errors import AgentcRuntimeError, ResponseSchemaError, ResumeValidationError
 from agentc.runtime.events import CustomEvent, MessagesEvent
 from agentc.runtime.types import GraphInterrupt, Interrupt, RunConfig, StreamMode
 
@@ -147,17 +146,22 @@ def get_context() -> Any:
 
 
 def _adapter(schema: Any) -> TypeAdapter[Any] | None:
-    """A pydantic TypeAdapter for a pydantic model, TypedDict or dataclass; else None (D5)."""
+    """D5, as LangGraph: a JSON-schema dict (or None) is used as is; any other schema is a
+    type read through pydantic's TypeAdapter (a pydantic model, TypedDict, dataclass …)."""
     if schema is None or isinstance(schema, dict):
         return None
-    form: Any = schema
-    if (
-        (isinstance(schema, type) and issubclass(schema, BaseModel))
-        or is_typeddict(schema)
-        or dataclasses.is_dataclass(schema)
-    ):
-        return TypeAdapter(form)
-    return None
+    try:
+        adapter: TypeAdapter[Any] = TypeAdapter(schema)
+        adapter.json_schema()  # a forward reference fails here, not on first use
+        return adapter
+    except PydanticUserError as exc:  # LangGraph lets pydantic's own error through
+        name = getattr(schema, "__name__", repr(schema))
+        raise ResponseSchemaError(
+            f"the interrupt's response_schema `{name}` is not a type pydantic can read: "
+            f"{str(exc).splitlines()[0]}",
+            help="give a pydantic model, a typing_extensions.TypedDict, a dataclass, or a "
+            "JSON-schema dict",
+        ) from None
 
 
 def schema_json(schema: Any) -> Any:

@@ -202,3 +202,9 @@ class ThreadBusyError(AgentcRuntimeError):
     """F11: a run or update_state on a thread another run is writing (one writer per thread)."""
 
     code = "thread-busy"
+
+
+class ResponseSchemaError(AgentcRuntimeError):
+    """D5: an `interrupt(…, response_schema=X)` whose X pydantic cannot read as a type."""
+
+    code = "bad-response-schema"

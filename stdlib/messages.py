@@ -158,6 +158,11 @@ def _from_role(role: str, fields: dict[str, Any]) -> BaseMessage:
         fields = dict(fields, tool_calls=[_tool_call(c) for c in fields["tool_calls"] or []])
     if cls is RemoveMessage and "id" not in fields:
         raise MessageCoercionError("a `remove` message needs the `id` of the message to delete")
+    if role == "developer":
+        # A6: LangChain keeps the role on the SystemMessage so an OpenAI provider sends
+        # `developer` again; other providers read it as a plain system message.
+        extra = dict(fields.get("additional_kwargs") or {}, __openai_role__="developer")
+        fields = dict(fields, additional_kwargs=extra)
     return cls(**fields)
 
 

@@ -5,17 +5,20 @@ Input: `system_prompt` and `tool_description` (none: langchain 1.4.10's texts, k
 state's `todos` and answers "Updated todo list to [...]"; each model call's system message
 with the guidance appended as a text block; after a model turn with more than one
 `write_todos` call, each of them answered with an error (the list is replaced whole, so
-parallel updates would be ambiguous).
+parallel updates would be ambiguous). The tool's parameters are the schema LangChain's
+model is given (`convert_to_openai_tool`): references inlined, titles dropped, the item's
+description kept.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import BaseModel
+from typing_extensions import TypedDict
 
 from ...runtime.types import Command
 from ..messages import AIMessage, SystemMessage, ToolMessage
@@ -38,14 +41,16 @@ PARALLEL_ERROR = (
 )
 
 
-class Todo(BaseModel):
+class Todo(TypedDict):
+    """A single todo item with content and status."""
+
     content: str
     status: Literal["pending", "in_progress", "completed"]
 
 
 def write_todos(todos: list[Todo], tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
     """Replace the todo list."""
-    items = [t.model_dump() if isinstance(t, BaseModel) else dict(t) for t in todos]
+    items = [dict(t) for t in todos]
     return Command(
         update={
             "todos": items,
@@ -54,6 +59,30 @@ def write_todos(todos: list[Todo], tool_call_id: Annotated[str, InjectedToolCall
             ],
         }
     )
+
+
+def model_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The parameters as LangChain sends them: `$ref`s inlined, `$defs`, titles and the
+    top-level description (the tool's own) dropped."""
+    defs = schema.get("$defs", {})
+
+    def walk(node: Any, under_properties: bool = False) -> Any:
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            rest = {k: v for k, v in node.items() if k != "$ref"}
+            return walk({**defs[node["$ref"].rsplit("/", 1)[-1]], **rest})
+        return {
+            k: walk(v, k == "properties")
+            for k, v in node.items()
+            if k != "$defs" and (under_properties or k != "title")
+        }
+
+    out = walk(schema)
+    out.pop("description", None)
+    return out
 
 
 Block = str | dict[str, Any]
@@ -78,7 +107,8 @@ class TodoList(AgentMiddleware):
     ) -> None:
         self.system_prompt = system_prompt or SYSTEM_PROMPT
         self.tool_description = tool_description or TOOL_DESCRIPTION
-        self.tools = [make_tool(write_todos, name="write_todos", description=self.tool_description)]
+        tool = make_tool(write_todos, name="write_todos", description=self.tool_description)
+        self.tools = [dataclasses.replace(tool, parameters=model_schema(tool.parameters))]
 
     async def awrap_model_call(self, request: ModelRequest, handler: ModelHandler) -> ModelResult:
         blocks: list[Block]

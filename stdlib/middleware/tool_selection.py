@@ -4,18 +4,26 @@ Input: the request's tools and newest human message; `model` (none: the agent's 
 `system_prompt`, `max_tools`, `always_include`, `max_retries` (1), `on_parsing_failure`
 ("error" | "none" | "all" | a list of names). Output: the request with only the chosen
 tools (in the agent's order, the always-included ones after them, provider tools kept).
-The selection reply is JSON `{"tools": [names]}` (structured output, or a tool call's args).
+The selection is asked for as the selector model's own structured output asks (LangChain's
+`model.with_structured_output(schema)`): native JSON-schema output when the model's profile or
+name says it has it, else the schema as a tool the model must call (`tool_choice` any). The
+schema is the one LangChain's TypeAdapter writes, so the model reads the same text.
 """
 
 from __future__ import annotations
 
-import json
+import functools
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, Union
 
-from ..messages import AIMessage, HumanMessage, SystemMessage
-from ..providers.base import ChatModel, ResponseFormat
+from pydantic import Field, TypeAdapter
+from typing_extensions import TypedDict
+
+from ...ir import OutputStrategy
+from ..messages import HumanMessage, SystemMessage
+from ..providers.base import ChatModel
 from ..providers.base import ModelRequest as ChatRequest
+from ..structured_output import OutputSchema, StructuredOutput, parse_answer
 from ..tools import Tool
 from .base import AgentMiddleware, ModelRequest, ModelResult
 from .binding import BindInfo
@@ -28,34 +36,34 @@ DEFAULT_PROMPT = "Your goal is to select the most relevant tools for answering t
 OnParsingFailure = Literal["error", "none", "all"] | Sequence[str] | Callable[[Any], Sequence[str]]
 
 
-def selection_schema(names: Sequence[str], descriptions: Sequence[str]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {
-            "tools": {
-                "type": "array",
-                "description": "Tools to use. Place the most relevant tools first.",
-                "items": {
-                    "anyOf": [
-                        {"const": n, "description": d}
-                        for n, d in zip(names, descriptions, strict=True)
-                    ]
-                },
-            }
-        },
-        "required": ["tools"],
-        "title": "ToolSelectionResponse",
-    }
+SELECTION_NAME = "ToolSelectionResponse"
+SELECTION_DOC = "Use to select relevant tools."
+TOOLS_DOC = "Tools to use. Place the most relevant tools first."
 
 
-def parse_selection(reply: AIMessage) -> Any:
-    """The reply's JSON (a tool call's arguments, or its text); None when it is not JSON."""
-    if reply.tool_calls:
-        return reply.tool_calls[0].args
-    try:
-        return json.loads(reply.text)
-    except (json.JSONDecodeError, TypeError):
-        return None
+@functools.lru_cache(maxsize=64)
+def selection_schema(names: tuple[str, ...], descriptions: tuple[str, ...]) -> dict[str, Any]:
+    """The JSON schema LangChain's selector writes: built the way it builds it (a TypedDict
+    of annotated literals through pydantic), so titles, types and one-tool shapes agree."""
+    literals = tuple(
+        Annotated[Literal[n], Field(description=d)]
+        for n, d in zip(names, descriptions, strict=True)
+    )
+    fields = {"tools": Annotated[list[Union[literals]], Field(description=TOOLS_DOC)]}  # type: ignore[valid-type]  # noqa: UP007
+    response = TypedDict(SELECTION_NAME, fields)  # type: ignore[operator]
+    response.__doc__ = SELECTION_DOC
+    return TypeAdapter(response).json_schema()
+
+
+def selection_output(names: tuple[str, ...], descriptions: tuple[str, ...]) -> StructuredOutput:
+    """B5: the schema as `with_structured_output` binds it: name and description lifted out
+    of the parameters (as `convert_to_openai_tool` does), read unchecked like a dict schema
+    (G3) so a malformed answer reaches `on_parsing_failure`."""
+    schema = dict(selection_schema(names, descriptions))
+    name, doc = str(schema.pop("title")), str(schema.pop("description"))
+    return StructuredOutput(
+        OutputStrategy.AUTO, (OutputSchema(name, doc, schema, None),), handle_errors=False
+    )
 
 
 def _valid(response: object) -> bool:
@@ -131,16 +139,18 @@ class LLMToolSelector(AgentMiddleware):
 
     async def ask(self, request: ModelRequest, user: HumanMessage, tools: list[Tool]) -> Any:
         model = self.selector(request)
-        schema = selection_schema([t.name for t in tools], [t.description for t in tools])
-        call = ChatRequest(
-            messages=(SystemMessage(content=self.prompt()), user),
-            response_format=ResponseFormat("ToolSelectionResponse", schema),
-        )
-        response = parse_selection(await model.generate(call))
+        out = selection_output(tuple(t.name for t in tools), tuple(t.description for t in tools))
+        messages = (SystemMessage(content=self.prompt()), user)
+        strategy = out.effective(model.profile, model.name, has_tools=False)
+        if strategy is OutputStrategy.TOOL:  # B5: no native output: a forced tool call
+            call = ChatRequest(messages=messages, tools=out.tools(), tool_choice="any")
+        else:
+            call = ChatRequest(messages=messages, response_format=out.response_format())
+        response = parse_answer(out, strategy, await model.generate(call))
         for _ in range(self.max_retries):
             if _valid(response):
                 break
-            response = parse_selection(await model.generate(call))
+            response = parse_answer(out, strategy, await model.generate(call))
         return response
 
     def fallback(self, response: object, names: list[str]) -> list[str]:

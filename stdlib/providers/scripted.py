@@ -4,13 +4,17 @@ Input: `model "scripted" { replies: [...] }` in a `.agent` file, or `model "scri
 naming a JSON file (a list of replies, or `{"replies": [...], "profile": {...}}`) relative to
 the `.agent` file. A reply is a string (the answer text) or a map with `content`,
 `tool_calls` (`{name, args, id}`), `invalid_tool_calls` (`{name, args, id, error}`), `usage`
-(`{input_tokens, output_tokens}`) and `id`. Options: `profile: {structured_output: true, …}`
+(`{input_tokens, output_tokens}`) and `id`; or a failure, `{raise: KIND, message: "…"}`,
+raised by that call as the provider error a real wire raises for it (`FAILURES`), so
+retries, fallbacks and error paths run offline. Options: `profile: {structured_output: true, …}`
 (I2, G5), `name: "gpt-4o"` (the model name G5 reads) and `cycle: true` (start again after
 the last reply, for benchmarks).
 
-Output: one `AIMessage` per call (`generate`) or its deltas (`stream`); every request it
-received is kept in `calls`, in order. Running out of replies raises
-`ScriptedRepliesExhausted`, which names how many were scripted and how many calls came.
+Output: one `AIMessage` per call (`generate`) or its deltas (`stream`), or the scripted
+failure raised; every request it received is kept in `calls`, in order (a failed call
+uses up its entry). Running out of replies raises `ScriptedRepliesExhausted`, which names
+how many were scripted and how many calls came. A script that cannot be read raises
+`ScriptError` at the model's clause in the `.agent` file.
 """
 
 from __future__ import annotations
@@ -19,12 +23,20 @@ import json
 import threading
 from collections import deque
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ...ir import ModelSpec
+from ...runtime.errors import AgentcRuntimeError
 from ..messages import AIMessage, InvalidToolCall, ToolCall, UsageMetadata
 from .base import MessageDelta, ModelProfile, ModelRequest, ToolCallChunk
+from .errors import (
+    ProviderConnectionError,
+    ProviderError,
+    ProviderStatusError,
+    ProviderStreamError,
+)
 
 PROVIDER = "scripted"
 
@@ -33,8 +45,50 @@ PROVIDER = "scripted"
 CREATED: deque[ScriptedModel] = deque(maxlen=64)
 
 
-class ScriptError(ValueError):
+class ScriptError(AgentcRuntimeError, ValueError):
     """A script that cannot be read: a missing file, bad JSON, a reply of the wrong shape."""
+
+    code = "bad-script"
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """How one scripted failure kind is raised: the error a real wire raises for it."""
+
+    error: type[ProviderError]
+    status: int | None
+    retryable: bool
+    default: str
+
+
+# The kinds a reply may `raise`, named as the failures read; each is the `ProviderError` the
+# HTTP providers raise for it (`http.py`), with the same `retryable` verdict.
+FAILURES: dict[str, Failure] = {
+    "ConnectionError": Failure(ProviderConnectionError, None, True, "connection failed"),
+    "TimeoutError": Failure(ProviderConnectionError, None, True, "timed out"),
+    "RateLimitError": Failure(ProviderStatusError, 429, True, "rate limit reached"),
+    "ServerError": Failure(ProviderStatusError, 500, True, "internal server error"),
+    "AuthenticationError": Failure(ProviderStatusError, 401, False, "invalid API key"),
+    "BadRequestError": Failure(ProviderStatusError, 400, False, "bad request"),
+    "StreamError": Failure(ProviderStreamError, None, False, "the stream broke off"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptedFailure:
+    """A reply that fails its call: `{raise: KIND, message: "…", status: 503}`."""
+
+    kind: str
+    message: str
+    status: int | None = None
+
+    def error(self) -> ProviderError:
+        failure = FAILURES[self.kind]
+        status = self.status if self.status is not None else failure.status
+        return failure.error(PROVIDER, self.message, status=status, retryable=failure.retryable)
+
+
+Reply = AIMessage | ScriptedFailure
 
 
 class ScriptedRepliesExhausted(RuntimeError):
@@ -48,7 +102,7 @@ class ScriptedModel:
 
     def __init__(
         self,
-        replies: list[AIMessage],
+        replies: list[Reply],
         *,
         name: str = "scripted",
         profile: ModelProfile | None = None,
@@ -74,8 +128,12 @@ class ScriptedModel:
             )
         profile = ModelProfile(**{"tool_calling": True, **options.get("profile", {})})
         name = str(options.get("name") or spec.name or PROVIDER)  # G5 reads model names
+        try:
+            replies = [scripted_reply(r, i) for i, r in enumerate(raw)]
+        except ScriptError as exc:
+            raise ScriptError(exc.message, span=spec.span, help=exc.help) from None
         model = cls(
-            [reply_message(r, i) for i, r in enumerate(raw)],
+            replies,
             name=name,
             profile=profile,
             cycle=bool(options.get("cycle", False)),
@@ -84,6 +142,12 @@ class ScriptedModel:
         return model
 
     def _next(self, request: ModelRequest) -> AIMessage:
+        reply = self._entry(request)
+        if isinstance(reply, ScriptedFailure):
+            raise reply.error()
+        return reply
+
+    def _entry(self, request: ModelRequest) -> Reply:
         with self._lock:
             index = len(self.calls)
             self.calls.append(request)
@@ -129,6 +193,40 @@ def _read_script(path: Path) -> dict[str, Any]:
     return {"replies": data} if isinstance(data, list) else dict(data)
 
 
+def scripted_reply(raw: Any, index: int = 0) -> Reply:
+    """One scripted reply: an AI message, or a failure when it says `raise`."""
+    if isinstance(raw, dict) and "raise" in raw:
+        return _failure(raw, index)
+    return reply_message(raw, index)
+
+
+def _failure(raw: dict[str, Any], index: int) -> ScriptedFailure:
+    where = f"scripted reply {index + 1}"
+    kinds = ", ".join(FAILURES)
+    unknown = set(raw) - {"raise", "message", "status"}
+    if unknown:
+        raise ScriptError(
+            f"{where} raises but has unknown keys {sorted(unknown)}; a failure takes "
+            "`raise`, `message` and, for a ServerError, `status`",
+        )
+    kind, message, status = raw["raise"], raw.get("message"), raw.get("status")
+    if not isinstance(kind, str) or kind not in FAILURES:
+        raise ScriptError(
+            f"{where} raises {kind!r}, which is not a failure kind",
+            help=f"use one of {kinds}",
+        )
+    if message is not None and not isinstance(message, str):
+        raise ScriptError(f"{where}: `message` must be a string, got {type(message).__name__}")
+    if status is not None and (
+        kind != "ServerError" or isinstance(status, bool) or status not in range(500, 600)
+    ):
+        raise ScriptError(
+            f"{where}: `status` {status!r} is not allowed here; only a ServerError takes "
+            "one, an HTTP status from 500 to 599",
+        )
+    return ScriptedFailure(kind, message or FAILURES[kind].default, status)
+
+
 def reply_message(raw: Any, index: int = 0) -> AIMessage:
     """One scripted reply as an AI message."""
     if isinstance(raw, str):
@@ -141,7 +239,7 @@ def reply_message(raw: Any, index: int = 0) -> AIMessage:
     if unknown:
         raise ScriptError(
             f"scripted reply {index + 1} has unknown keys {sorted(unknown)}; "
-            "use content, tool_calls, invalid_tool_calls, usage, id"
+            "use content, tool_calls, invalid_tool_calls, usage, id (or `raise` for a failure)"
         )
     try:
         return AIMessage(

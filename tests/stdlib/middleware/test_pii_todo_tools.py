@@ -121,7 +121,10 @@ def test_todo_list_parallel_calls_are_refused(tmp_path):
 
 
 def test_B5_llm_tool_selector_narrows_the_tools(tmp_path):
-    (tmp_path / "sel.json").write_text('[{"content": "{\\"tools\\": [\\"multiply\\"]}"}]')
+    (tmp_path / "sel.json").write_text(
+        '{"replies": [{"content": "{\\"tools\\": [\\"multiply\\"]}"}], '
+        '"profile": {"structured_output": true}}'
+    )
     a = agent(
         tmp_path,
         replies_=["ok"],
