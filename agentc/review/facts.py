@@ -57,6 +57,13 @@ def _fact_model(graph: ir.Graph) -> FactValue | None:
     return FactValue({"provider": m.provider, "spec": m.spec, "name": m.name}, m.span, "model")
 
 
+def _fact_one_model(graph: ir.Graph) -> FactValue | None:
+    """A4: the agent's model answers every step, unless a middleware routes the calls
+    (one that declares A4, as `model_router` does) — then that middleware's part says so."""
+    routed = graph.agent is not None and any("A4" in mw.seats for mw in graph.agent.middleware)
+    return None if routed else _fact_model(graph)
+
+
 def _fact_model_inferred(graph: ir.Graph) -> FactValue | None:
     fact = _fact_model(graph)
     if fact is None or fact.values["spec"].partition(":")[0] == fact.values["provider"]:
@@ -243,6 +250,7 @@ def _fact_interrupts_unsaved(graph: ir.Graph) -> FactValue | None:
 FACTS: Mapping[str, Extractor] = MappingProxyType(
     {
         "model": _fact_model,
+        "one_model": _fact_one_model,
         "model_inferred": _fact_model_inferred,
         "model_retries": _fact_model_retries,
         "prompt": _fact_prompt,

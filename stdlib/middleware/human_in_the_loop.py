@@ -41,6 +41,7 @@ from .state import AgentState, PrivateStateAttr
 
 EDITED_KEY = "hitl_edited_tool_calls"
 DECISIONS = ("approve", "edit", "reject", "respond")
+DECISION_SOURCE = "hitl_interrupt_decision"  # `lc_source` of a reject/respond answer (D12)
 EDIT_NOTICE = (
     "Note: a human reviewer replaced this tool call before it ran. The call "
     "recorded in your message is the one you produced, not the one that executed. "
@@ -84,11 +85,17 @@ def answer_message(call: ToolCallDict, decision: Decision) -> ToolMessage:
             "The tool was not executed. Do not retry this tool call unless the user "
             "explicitly requests it."
         )
+    # LangChain 1.5.2 marks the answer as the harness's, not the tool's (its notification
+    # metadata); providers never send `additional_kwargs` to a model.
     return ToolMessage(
         content=content,
         name=call["name"],
         tool_call_id=call["id"] or "",
         status="success" if decision["type"] == "respond" else "error",
+        additional_kwargs={
+            "lc_source": DECISION_SOURCE,
+            "lc_data": {"decision": decision["type"]},
+        },
     )
 
 

@@ -23,7 +23,10 @@ NEEDS = {
     "pii": 'pii_type: "email"',
     "file_search": 'root_path: "."',
     "budgets": "tokens: 10",
+    "auto_mode": 'tools: ["add"], classifier: kit.c',
+    "model_router": 'choices: { a: { model: "scripted" } }, instructions: "", classifier: kit.c',
 }
+CLASSIFIER = "from agentc.stdlib.middleware.decisions import ScriptedClassifier as S\nc = S([])\n"
 MIDDLEWARE = sorted(n for n, d in prelude_decls().items() if d.kind == "middleware")
 
 
@@ -47,6 +50,7 @@ def test_prelude_middleware_impl_imports_and_builds(tmp_path, name):
       checkpoint memory
     }}
     """,
+            extra_py=CLASSIFIER,
         )
     )
     [bound] = bound_middleware(a.graph, a.env)
