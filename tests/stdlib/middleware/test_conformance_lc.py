@@ -1,4 +1,4 @@
-"""Conformance: the same scenario in LangChain 1.4.10's create_agent (the oracle) and in
+"""Conformance: the same scenario in LangChain's create_agent (1.5.2) (the oracle) and in
 agentc, compared as normalised message traces (type, text, tool calls, tool answers)."""
 
 from __future__ import annotations
