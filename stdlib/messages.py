@@ -20,6 +20,7 @@ from ..runtime.channels import MISSING as _MISSING
 from ..runtime.channels import Channel as _Channel
 from ..runtime.channels import DeltaKind as _DK
 from ..runtime.channels import ListView as _ListView
+from ..runtime.errors import AgentcRuntimeError
 from ..runtime.serde import register_type as _register
 
 REMOVE_ALL_MESSAGES = "__remove_all__"
@@ -122,8 +123,10 @@ _BY_ROLE: dict[str, type[BaseMessage]] = {
 }
 
 
-class MessageCoercionError(ValueError):
+class MessageCoercionError(AgentcRuntimeError, ValueError):
     """A value that cannot be read as a message; names what was given and what is accepted."""
+
+    code = "bad-message"
 
 
 def coerce_message(value: Any) -> BaseMessage:
@@ -213,8 +216,10 @@ def with_id(message: BaseMessage) -> BaseMessage:
 _setattr = object.__setattr__
 
 
-class MissingMessageError(ValueError):
+class MissingMessageError(AgentcRuntimeError, ValueError):
     """A RemoveMessage named an id that is not in the history (B3)."""
+
+    code = "missing-message"
 
 
 def add_messages(left: Iterable[Any] | None, right: Any) -> list[BaseMessage]:

@@ -41,3 +41,22 @@ def test_B3_D8_a_finished_siblings_message_keeps_its_id_across_a_pause(durabilit
     assert set(after) == {"c1", "c2"} and after["c1"] != after["c2"]
     every = [m.id for m in done["messages"]]
     assert len(every) == len(set(every))  # and no two messages share one
+
+
+def test_B3_a_refused_removal_leaves_the_state_readable():
+    """A `RemoveMessage` of an id not in the history is refused (`missing-message`); the
+    thread keeps its last good state, readable, and the next good write applies."""
+    from agentc.runtime import MemoryCheckpointer
+    from agentc.stdlib.messages import MissingMessageError, RemoveMessage
+
+    calculator = Path(__file__).resolve().parents[2] / "examples" / "calculator.agent"
+    graph = agentc.load_agent(calculator, checkpointer=MemoryCheckpointer())
+    config = RunConfig(thread_id="refused")
+    graph.invoke({"messages": [{"role": "user", "content": "what is 2+3?"}]}, config)
+    before = [m.id for m in graph.get_state(config).values["messages"]]
+    with pytest.raises(MissingMessageError) as info:
+        graph.invoke({"messages": [RemoveMessage(id="nope")]}, config)
+    assert info.value.code == "missing-message" and "'nope'" in str(info.value)
+    assert [m.id for m in graph.get_state(config).values["messages"]] == before
+    graph.update_state(config, {"messages": [RemoveMessage(id=before[0])]})  # a good write
+    assert [m.id for m in graph.get_state(config).values["messages"]] == before[1:]
