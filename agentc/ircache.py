@@ -20,7 +20,10 @@ The key, and why it is enough:
   is not known without importing it.
 
 Invariants: a read never raises (a damaged or foreign entry is a miss); a write is atomic
-and silent when the cache folder is not writable.
+and silent when the cache folder is not writable. Never a secret: a result with any error
+diagnostic is not stored (a refused credential is one, `secret-in-file`), nor a program
+holding any string shaped like a credential (`secret_shape`, the checker's own table) —
+prompts may quote one, and a cache file is one more copy nobody reviews.
 """
 
 from __future__ import annotations
@@ -133,15 +136,19 @@ def read(entry: Path) -> ir.Program | None:
 
 
 def write(entry: Path, result: CompileResult, root: Path) -> None:
-    """Store a compiled program with its dependencies; nothing when one cannot be named."""
+    """Store a compiled program with its dependencies; nothing when one cannot be named,
+    when the compile reported an error, or when the program holds a credential's shape."""
     program = result.program
+    if program is None or any(d.is_error for d in result.diagnostics):
+        return
     deps = dependencies(result, root)
-    if program is None or deps is None:
+    dumped = program.model_dump(mode="json")
+    if deps is None or _holds_secret(dumped):
         return
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
         tmp = entry.with_suffix(f".{os.getpid()}.tmp")
-        payload = {"deps": deps, "program": program.model_dump(mode="json")}
+        payload = {"deps": deps, "program": dumped}
         tmp.write_text(json.dumps(payload), encoding="utf-8")
         os.replace(tmp, entry)
     except OSError:
@@ -188,6 +195,23 @@ def _ref_file(ref: dict[str, Any], base: Path) -> Path | None:
 
     where = agentc_module_file(module.split("."))
     return where.resolve() if where is not None else None
+
+
+def _holds_secret(value: Any) -> bool:
+    """Any string of the dumped program shaped like a credential (`sk-…`, a URL with a
+    password, …): the checker refuses them in configuration, but prose may quote one."""
+    from agentc.compiler.check.secrets import secret_shape  # loaded by the compile before
+
+    todo = [value]  # a loop, not recursion: a program's values may nest deeply
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str) and secret_shape(item) is not None:
+            return True
+        if isinstance(item, dict):
+            todo += [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            todo += item
+    return False
 
 
 def _import_refs(value: Any) -> list[dict[str, Any]]:

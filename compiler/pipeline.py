@@ -26,6 +26,7 @@ from ..dsl.parse import ParseResult, parse, parse_file
 from ..dsl.source import SourceFile
 from ..dsl.suggest import suggestion_budget
 from .check import check_unit
+from .check.secrets import redact
 from .context import Ctx
 from .lower import lower_program
 from .resolve import Loader
@@ -116,7 +117,8 @@ def _result(
     program: ir.Program | None, diagnostics: list[Diagnostic], sources: dict[str, SourceFile]
 ) -> CompileResult:
     ordered = Diagnostics(_dedupe(diagnostics)).sorted()
-    return CompileResult(program, tuple(ordered), MappingProxyType(dict(sources)))
+    # A refused credential is never shown, not even in the line a diagnostic quotes.
+    return CompileResult(program, tuple(ordered), MappingProxyType(redact(sources, ordered)))
 
 
 def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

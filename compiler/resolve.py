@@ -3,8 +3,9 @@
 Input: a parsed root `ast.Module`. Output: `FileUnit`s (symbols.py) for the root, every
 `.agent` file it uses (recursively) and the prelude, plus diagnostics: unknown, duplicate
 and reserved names (one nearest-name suggestion), `use` targets that cannot be found,
-Python files that do not parse, and cycles between `.agent` files. Invariant: no Python is
-imported (pyscan reads files with `ast`); the prelude is parsed once per process.
+Python files that do not parse, and cycles between `.agent` files. Invariants: no Python is
+imported (pyscan reads files with `ast`); the prelude is parsed once per process; no used
+file outside the project root is read, and no text of one that is not agent text is shown.
 
 Reference helpers (`python_ref`, `graph_ref`, `declaration`) answer "what does this dotted
 name mean here" for the later passes, each returning the target or a diagnostic.
@@ -17,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from agentc.version import __version__
 
@@ -28,12 +28,22 @@ from ..dsl.diagnostics import Diagnostic, Label, error
 from ..dsl.parse import ParseResult, parse, undecodable
 from ..dsl.source import SourceFile, Span
 from . import pyscan
-from .paths import PRELUDE_NAME, stdlib_file
+from .paths import (
+    PRELUDE_NAME,
+    inside,
+    not_agent_text,
+    outside_project,
+    project_root,
+    python_unreadable,
+    resolved,
+    starts_like_agent_text,
+    stdlib_file,
+    unreadable,
+)
 from .pyscan import PyModule
 from .suggest import did_you_mean
 from .symbols import FileUnit, Symbol, SymbolKind, item_kind, use_alias
-
-MCP_SCHEMES = ("http", "https")  # A10: MCPAdapter accepts a str target only as such a URL
+from .use_options import mcp_options, mcp_url_problem, misplaced_options
 
 RESERVED = frozenset({"START", "END", "__start__", "__end__"})
 
@@ -68,6 +78,7 @@ class Loader:
     _stack: list[Path]
     _loaded: dict[Path, FileUnit]
     with_prelude: bool = True
+    project: Path | None = None  # used files stay inside it (paths.project_root)
 
     @classmethod
     def new(cls, with_prelude: bool = True) -> Loader:
@@ -81,6 +92,7 @@ class Loader:
         self.sources[source.name] = source
         if path is not None:
             self._stack.append(path.resolve())
+            self.project = project_root(path.parent)
         self._fill(unit)
         return unit
 
@@ -105,6 +117,8 @@ class Loader:
                 )
             )
             return
+        if "://" not in target and (bad := misplaced_options(use)) is not None:
+            self.report(bad)
         if "://" in target:  # A10: a URL names an MCP server; nothing is connected here
             self._load_mcp(unit, use, alias)
         elif target.endswith(".agent"):
@@ -125,18 +139,18 @@ class Loader:
 
     def _load_mcp(self, unit: FileUnit, use: ast.UseDecl, alias: str) -> None:
         target = use.target.value
-        parts = urlsplit(target)
-        if parts.scheme.lower() in MCP_SCHEMES and parts.netloc:
+        problem = mcp_url_problem(target)
+        if problem is None:
             unit.mcp[alias] = target
+            for bad in mcp_options(use)[1]:
+                self.report(bad)
             return
         self.report(
             error(
                 Code.MCP_URL,
                 f"cannot use `{target}` as an MCP server",
                 use.target.span,
-                f"scheme `{parts.scheme}` is not http or https"
-                if parts.netloc or parts.scheme not in MCP_SCHEMES
-                else "the URL names no host",
+                problem,
                 notes=(
                     "A10: a server named by a string must be an http(s) URL, so "
                     "a string can never launch a local program",
@@ -146,50 +160,38 @@ class Loader:
             )
         )
 
+    def _outside(self, use: ast.UseDecl, path: Path | None) -> bool:
+        """Report a used file that resolves outside the project; it is never read."""
+        if path is None or self.project is None or inside(path, self.project):
+            return False
+        self.report(outside_project(use, self.project))
+        return True
+
     def _load_python(self, unit: FileUnit, use: ast.UseDecl) -> PyModule | None:
         target = use.target.value
+        is_file = pyscan.is_file_target(target)
+        if is_file and self._outside(use, resolved(unit.base_dir / target)):
+            return None  # refused whether or not it exists: nothing is said of a file outside
         found = pyscan.locate(target, unit.base_dir)
         if found is None:
             self.report(_not_found(use, unit.base_dir))
             return None
+        # A dotted name found beside this file stays in the project too; installed code need not.
+        if not is_file and found.is_relative_to(unit.base_dir):
+            if self._outside(use, resolved(found)):
+                return None
         try:
-            text = found.read_text(encoding="utf-8")
-            return pyscan.scan_source(text, str(found))
-        except (OSError, UnicodeDecodeError) as exc:
-            self.report(
-                error(Code.MODULE_NOT_FOUND, f"cannot read `{target}`", use.target.span, str(exc))
-            )
-        except (RecursionError, MemoryError):  # Python's own parser gives up on the nesting
-            self.report(
-                error(
-                    Code.PYTHON_SYNTAX,
-                    f"`{target}` nests an expression too deeply to be read",
-                    use.target.span,
-                    "Python's parser gave up on this file",
-                    notes=(
-                        "an expression of thousands of terms, or brackets nested "
-                        "hundreds deep, is more than Python's parser can read",
-                    ),
-                    help="split the long expression (build a long default in the function)",
-                )
-            )
-        except SyntaxError as exc:
-            self.report(
-                error(
-                    Code.PYTHON_SYNTAX,
-                    f"`{target}` is not valid Python",
-                    use.target.span,
-                    f"line {exc.lineno}: {exc.msg}",
-                    help="fix the Python file; agentc reads it without running it",
-                )
-            )
+            return pyscan.scan_source(found.read_text(encoding="utf-8"), str(found))
+        except (OSError, UnicodeDecodeError, RecursionError, MemoryError, SyntaxError) as exc:
+            self.report(python_unreadable(use, exc))
         return None
 
     def _load_agent(self, unit: FileUnit, use: ast.UseDecl, alias: str) -> FileUnit | None:
-        try:
-            path = (unit.base_dir / use.target.value).resolve()
-        except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13)
-            self.report(_unreadable(use, "the path is a loop of symbolic links"))
+        path = resolved(unit.base_dir / use.target.value)
+        if path is None:
+            self.report(unreadable(use, "the path is a loop of symbolic links"))
+            return None
+        if self._outside(use, path):
             return None
         if path in self._stack:
             chain = " → ".join(p.name for p in self._stack[self._stack.index(path) :])
@@ -212,20 +214,26 @@ class Loader:
         try:
             data = path.read_bytes()
         except OSError as exc:
-            self.report(_unreadable(use, (exc.strerror or type(exc).__name__).lower()))
+            self.report(unreadable(use, (exc.strerror or type(exc).__name__).lower()))
             return None
-        return self._parse_agent_file(unit, path, alias, data)
+        return self._parse_agent_file(unit, use, alias, path, data)
 
     def _parse_agent_file(
-        self, parent: FileUnit, path: Path, alias: str, data: bytes
+        self, parent: FileUnit, use: ast.UseDecl, alias: str, path: Path, data: bytes
     ) -> FileUnit | None:
+        """Parse a used file. Its text is shown (registered in `sources`) only when it is
+        UTF-8 that starts like agent text: a used file may be anything a link points at."""
         name = os.path.normpath(
             os.path.join(os.path.dirname(parent.name), os.path.relpath(path, parent.base_dir))
         )
         try:
             result = self.parse(data.decode("utf-8-sig"), name)
         except UnicodeDecodeError as exc:  # located in the used file, at the first bad byte
-            result = undecodable(name, data, exc)
+            self.diagnostics.extend(undecodable(name, data, exc).diagnostics)
+            return None
+        if not starts_like_agent_text(result):
+            self.report(not_agent_text(use))
+            return None
         self.sources[name] = result.source
         self.diagnostics.extend(result.diagnostics)
         if result.module is None:
@@ -238,16 +246,6 @@ class Loader:
         self._stack.pop()
         self._loaded[path] = child
         return child
-
-
-def _unreadable(use: ast.UseDecl, reason: str) -> Diagnostic:
-    return error(
-        Code.UNREADABLE,
-        f"cannot read `{use.target.value}`",
-        use.target.span,
-        reason,
-        help="check the path; it is relative to this .agent file",
-    )
 
 
 def _not_found(use: ast.UseDecl, base_dir: Path) -> Diagnostic:

@@ -282,11 +282,13 @@ class VersionDecl(Node):
 
 @node
 class UseDecl(Node):
-    """`use "./tools.py" as tools`, `use "./shared.agent"`, `use "pkg.hooks" as hooks`."""
+    """`use "./tools.py" as tools`, `use "./shared.agent"`, `use "pkg.hooks" as hooks`,
+    `use "http://…/mcp" as files { timeout: 30s }`."""
 
     target: StringLit
     alias: Name | None
     span: Span
+    options: MapLit | None = None  # only an MCP server takes options (checked in resolve)
 
 
 @node

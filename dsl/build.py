@@ -104,8 +104,8 @@ class AstBuilder:
         return ast.VersionDecl(version=self._int(children[0]), span=self._span(meta))
 
     def use_decl(self, meta: Meta, children: Children) -> ast.UseDecl:
-        target, alias = children
-        return ast.UseDecl(target=target, alias=alias, span=self._span(meta))
+        target, alias, options = children
+        return ast.UseDecl(target=target, alias=alias, span=self._span(meta), options=options)
 
     def schema_decl(self, meta: Meta, children: Children) -> ast.SchemaDecl:
         name, doc, fields = children

@@ -92,6 +92,9 @@ class Code(enum.StrEnum):
     UNKNOWN_PROVIDER = "unknown-provider"
     UNKNOWN_MODEL = "unknown-model"
     SECRET_IN_FILE = "secret-in-file"
+    # compiler: used files
+    USE_OUTSIDE_PROJECT = "use-outside-project"
+    NOT_AGENT_TEXT = "not-agent-text"
 
     @property
     def summary(self) -> str:
@@ -205,5 +208,11 @@ _INFO: dict[Code, CodeInfo] = {
     Code.UNKNOWN_MODEL: CodeInfo("no provider can be inferred from a model name (A2)"),
     Code.SECRET_IN_FILE: CodeInfo(
         "a credential is written in the file instead of named by its variable"
+    ),
+    Code.USE_OUTSIDE_PROJECT: CodeInfo(
+        "a `use`d file resolves, after symbolic links, outside the project root"
+    ),
+    Code.NOT_AGENT_TEXT: CodeInfo(
+        "a `use`d `.agent` file does not start like agent text, so none of it is shown"
     ),
 }

@@ -14,12 +14,14 @@ from .base import JSON, ChannelSpec, Frozen, ImportRef, SourceSpan
 
 
 class ModelSpec(Frozen):
-    """`model "openai:gpt-4o-mini" { … }` resolved as init_chat_model would (A1, A2)."""
+    """`model "openai:gpt-4o-mini" { … }` resolved as init_chat_model would (A1, A2), or
+    `model tools.make_model { … }`: a Python factory called with the options (`factory`)."""
 
     spec: str
     provider: str
     name: str
     options: dict[str, JSON] = Field(default_factory=dict)
+    factory: ImportRef | None = None
     span: SourceSpan
 
 
@@ -61,6 +63,10 @@ class McpToolRef(Frozen):
     server: str  # the `use` alias
     url: str  # http or https (A10)
     tool: str = MCP_ALL_TOOLS  # a tool name, or MCP_ALL_TOOLS
+    # `use "…" as files { timeout: 30s, connect_timeout: 10s }`: seconds a tool call may
+    # take, and seconds to connect and list the tools (None: the client's defaults)
+    timeout_s: float | None = None
+    connect_timeout_s: float | None = None
     span: SourceSpan
 
 

@@ -200,6 +200,9 @@ class CheckpointSpec(Frozen):
     kind: CheckpointKind
     path: str | None = None  # sqlite file or postgres URL (never a secret: use an env var name)
     durability: Literal["sync", "async", "exit"] | None = None  # F11; None: the caller's
+    # D6: `types: [...]`, the types a load may rebuild beyond agentc's own ([]: none);
+    # None: every registered type, as without the option
+    types: list[ImportRef] | None = None
     span: SourceSpan | None = None
 
 

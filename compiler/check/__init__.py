@@ -6,8 +6,9 @@ common.py (language version, declarations, fields and state, output schemas, set
 maps), run_settings.py (limits, checkpoint, store, interrupts: both kinds of block),
 agent.py with tools.py and middleware.py (`agent` blocks), graph.py with nodes.py,
 model_node.py, subgraph_node.py, node_options.py, edges.py and graph_io.py (`graph`
-blocks; `context` of both). Structural graph checks (reachability, a path to END) run later, on
-the lowered IR (structure.py).
+blocks; `context` of both), secrets.py (credentials written wherever configuration is).
+Structural graph checks (reachability, a path to END) run later, on the lowered IR
+(structure.py).
 Invariant: the AST is never changed; no rule stops the others.
 """
 
@@ -21,10 +22,12 @@ from ..context import Ctx
 from .agent import check_agent
 from .common import check_declaration, check_fields, check_version
 from .graph import check_graph
+from .secrets import check_secrets
 
 
 def check_unit(ctx: Ctx) -> Iterator[Diagnostic]:
     yield from check_version(ctx.unit.module)
+    yield from check_secrets(ctx.unit.module)
     for schema in ctx.unit.items(ast.SchemaDecl):
         yield from check_fields(ctx, schema.fields, allow_reducers=False)
     for decl in ctx.unit.items(ast.DeclareDecl):

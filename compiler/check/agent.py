@@ -19,7 +19,7 @@ from ...dsl.diagnostics import Diagnostic, Label, error
 from ..budgets import AMOUNTS, asks, budget_entries
 from ..budgets import MIDDLEWARE_NAME as BUDGETS_NAME
 from ..context import Ctx, prelude_decls
-from ..models import check_model_options, resolve_model
+from ..models import check_factory, resolve_model
 from ..settings import (
     AGENT_CHANNELS,
     CONTEXT,
@@ -107,7 +107,7 @@ def check_limit_budgets(ctx: Ctx, settings: AgentSettings) -> Iterator[Diagnosti
 
 def _check_stmt(ctx: Ctx, stmt: ast.AgentStmt, tools: list[ToolName]) -> Iterator[Diagnostic]:
     if isinstance(stmt, ast.ModelStmt):
-        yield from check_model_stmt(stmt)
+        yield from check_model_stmt(stmt, ctx)
     elif isinstance(stmt, ast.PromptStmt):
         if not isinstance(stmt.value, ast.StringLit):
             yield error(
@@ -125,7 +125,7 @@ def _check_stmt(ctx: Ctx, stmt: ast.AgentStmt, tools: list[ToolName]) -> Iterato
     elif isinstance(stmt, ast.LimitsStmt):
         yield from check_limits(stmt, budgets=True)
     elif isinstance(stmt, ast.CheckpointStmt):
-        yield from check_checkpoint(stmt)
+        yield from check_checkpoint(stmt, ctx.unit)
     elif isinstance(stmt, ast.InterruptStmt):
         yield from check_interrupt_words(stmt)
     elif isinstance(stmt, ast.SettingStmt):
@@ -133,20 +133,21 @@ def _check_stmt(ctx: Ctx, stmt: ast.AgentStmt, tools: list[ToolName]) -> Iterato
     # a MiddlewareStmt: the first is checked by check_middleware, a repeated one reported
 
 
-def check_model_stmt(stmt: ast.ModelStmt) -> Iterator[Diagnostic]:
+def check_model_stmt(stmt: ast.ModelStmt, ctx: Ctx) -> Iterator[Diagnostic]:
+    if isinstance(stmt.spec, ast.Ref):  # `model tools.make_model { … }`: a Python factory
+        yield from check_factory(ctx.unit, stmt.spec, stmt.options)
+        return
     if not isinstance(stmt.spec, ast.StringLit):
         yield error(
             Code.TYPE_MISMATCH,
             f"expected a model string, found {describe(stmt.spec)}",
             stmt.spec.span,
-            'expected "provider:model"',
+            'expected "provider:model", or `module.factory` from a `use`d Python module',
         )
         return
     found = resolve_model(stmt.spec.value, stmt.spec.span)
     if isinstance(found, Diagnostic):
         yield found
-    if stmt.options is not None:
-        yield from check_model_options((e.key, e.value) for e in stmt.options.entries)
 
 
 def check_setting(ctx: Ctx, stmt: ast.SettingStmt) -> Iterator[Diagnostic]:

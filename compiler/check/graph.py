@@ -87,7 +87,7 @@ def _check_stmt(
     elif isinstance(stmt, ast.LimitsStmt):
         yield from check_limits(stmt)
     elif isinstance(stmt, ast.CheckpointStmt):
-        yield from check_checkpoint(stmt)
+        yield from check_checkpoint(stmt, ctx.unit)
     elif isinstance(stmt, ast.OutputStmt):
         yield from check_output_stmt(stmt, view)
     elif isinstance(stmt, ast.MiddlewareStmt):

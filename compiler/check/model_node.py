@@ -8,7 +8,7 @@ for `messages:` / `into:` channels the state lacks, `missing-into` where the ans
 nowhere to go, `type-mismatch` for an `into` channel that cannot hold the answer (a
 reply's text into an `int`, a structured answer into `messages`), `unknown-strategy` and
 `bad-node` for `via`, tools (function tools, agents, provider maps; MCP servers are not
-supported in model nodes yet) and model options (secrets; a misspelt argument).
+supported in model nodes yet) and model options (a misspelt argument; secrets: secrets.py).
 Invariant: the AST is only read.
 """
 
@@ -26,7 +26,7 @@ from ..channels import CONVERSATION, StateView, answer_kind, declared_fields
 from ..context import Ctx
 from ..model_args import NODE_ARGS, ModelArgs, conversation, into, read_model_args
 from ..model_args import word as strategy_word
-from ..models import check_model_options, resolve_model
+from ..models import resolve_model
 from ..prompts import Placeholder, parse_template
 from ..suggest import did_you_mean
 from ..typecheck import describe, is_literal
@@ -56,7 +56,7 @@ def check_model_node(
         value = args.value(name)
         if value is not None:
             yield from check_template(ctx, name, value, view, payload)
-    yield from _check_conversation(args, view)
+    yield from _check_conversation(args, view, call.span)
     yield from _check_output(ctx, args)
     yield from _check_into(ctx, call, args, view)
     yield from _check_tools(ctx, args)
@@ -154,7 +154,7 @@ def _unknown_channel(ref: ast.Expr, view: StateView, what: str) -> Iterator[Diag
         )
 
 
-def _check_conversation(args: ModelArgs, view: StateView) -> Iterator[Diagnostic]:
+def _check_conversation(args: ModelArgs, view: StateView, where: ast.Span) -> Iterator[Diagnostic]:
     given = args.named.get("messages")
     if given is not None:
         yield from _unknown_channel(given.value, view, "messages")
@@ -176,11 +176,19 @@ def _check_conversation(args: ModelArgs, view: StateView) -> Iterator[Diagnostic
             "the state has no `messages` channel for the model to read"
             if other is None
             else f"`messages` is a `{other.ty.display()}` channel, not a conversation",
-            args.positional[0].span if args.positional else args.named["prompt"].span,
+            _first_arg_span(args, where),
             "this node reads the conversation",
             help='add `messages: messages` to the state, or give `input: "…"` '
             "(one user message from a template)",
         )
+
+
+def _first_arg_span(args: ModelArgs, call: ast.Span) -> ast.Span:
+    """Where to point at a model node: its model string, its prompt, else the call."""
+    if args.positional:
+        return args.positional[0].span
+    given = args.named.get("prompt")
+    return given.span if given is not None else call
 
 
 def _holds(ty: Ty, span: ast.Span, label: str, want: str) -> Diagnostic:
@@ -305,7 +313,6 @@ def _check_tools(ctx: Ctx, args: ModelArgs) -> Iterator[Diagnostic]:
 
 
 def _check_options(args: ModelArgs) -> Iterator[Diagnostic]:
-    yield from check_model_options((a.name, a.value) for a in args.options if a.name)
     for arg in args.options:
         assert arg.name is not None
         key = arg.name.text

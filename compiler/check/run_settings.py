@@ -9,6 +9,7 @@ Invariant: the AST is only read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 import agentc.ir as ir
@@ -17,7 +18,9 @@ from ...dsl import ast
 from ...dsl.codes import Code
 from ...dsl.diagnostics import Diagnostic, error, warning
 from ..budgets import BUDGET_KEYS, budget_entries, check_budget, check_budget_set
+from ..resolve import PyTarget, python_ref
 from ..suggest import did_you_mean
+from ..symbols import FileUnit
 from ..typecheck import describe
 
 LIMITS = {"steps": "int", "step_timeout": "duration"}  # wall-clock per run: the `time` budget
@@ -108,12 +111,12 @@ def _check_duration(key: str, value: ast.Expr) -> Iterator[Diagnostic]:
 # ---------------------------------------------------------------- checkpoint
 
 
-def check_checkpoint(stmt: ast.CheckpointStmt) -> Iterator[Diagnostic]:
+def check_checkpoint(stmt: ast.CheckpointStmt, unit: FileUnit) -> Iterator[Diagnostic]:
     v = stmt.value
     if isinstance(v, ast.NoneLit) or (isinstance(v, ast.Ref) and v.dotted in CHECKPOINT_WORDS):
         return
     if isinstance(v, ast.Call) and v.callee.dotted in CHECKPOINT_CALLS:
-        yield from check_checkpoint_call(v)
+        yield from check_checkpoint_call(v, unit)
         return
     yield error(
         Code.BAD_CHECKPOINT,
@@ -126,8 +129,8 @@ def check_checkpoint(stmt: ast.CheckpointStmt) -> Iterator[Diagnostic]:
     )
 
 
-def check_checkpoint_call(call: ast.Call) -> Iterator[Diagnostic]:
-    """`sqlite("path")` or `sqlite("path", durability: "sync")`."""
+def check_checkpoint_call(call: ast.Call, unit: FileUnit) -> Iterator[Diagnostic]:
+    """`sqlite("path")`, `sqlite("path", durability: "sync", types: ["app.models:Ticket"])`."""
     if call.callee.dotted == "postgres":  # the name is reserved; the store is not built yet
         yield error(
             Code.BAD_CHECKPOINT,
@@ -148,12 +151,15 @@ def check_checkpoint_call(call: ast.Call) -> Iterator[Diagnostic]:
     for arg in call.args:
         if arg.name is None:
             continue
-        if arg.name.text != "durability":
+        if arg.name.text == "types":
+            yield from check_checkpoint_types(arg.value, unit)
+        elif arg.name.text != "durability":
             yield error(
                 Code.BAD_CHECKPOINT,
                 f"unknown checkpoint option `{arg.name.text}`",
                 arg.name.span,
-                "the only option is `durability`",
+                "the options are `durability` and `types`",
+                help=did_you_mean(arg.name.text, ("durability", "types")),
             )
         elif not (isinstance(arg.value, ast.StringLit) and arg.value.value in DURABILITY):
             yield error(
@@ -163,6 +169,46 @@ def check_checkpoint_call(call: ast.Call) -> Iterator[Diagnostic]:
                 "F11: when each step's progress is saved",
                 help='"sync" waits for each step\'s save before the next starts',
             )
+
+
+TYPE_REF = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")  # `module:Qualname`
+
+
+def check_checkpoint_types(value: ast.Expr, unit: FileUnit) -> Iterator[Diagnostic]:
+    """D6: `types: ["app.models:Ticket", models.Invoice]`, the types a load may rebuild
+    beyond agentc's own; `[]` rebuilds none of the user's."""
+    if not isinstance(value, ast.ListLit):
+        yield error(
+            Code.BAD_CHECKPOINT,
+            "`types` must be a list of types",
+            value.span,
+            f"found {describe(value)}",
+            help='write `types: ["module:Class", alias.Class]`, or `types: []` for none',
+        )
+        return
+    for item in value.items:
+        if isinstance(item, ast.StringLit) and TYPE_REF.fullmatch(item.value):
+            continue
+        if isinstance(item, ast.Ref):
+            found = python_ref(unit, item)
+            if isinstance(found, Diagnostic):
+                yield found
+            elif isinstance(found, PyTarget) and found.cls is None:
+                yield error(
+                    Code.BAD_CHECKPOINT,
+                    f"`{item.dotted}` is not a class",
+                    item.span,
+                    "a checkpoint rebuilds classes only",
+                    help="name a pydantic model, dataclass or Enum",
+                )
+            continue
+        yield error(
+            Code.BAD_CHECKPOINT,
+            "a `types` entry names a class as `module:Class` or `alias.Class`",
+            item.span,
+            "not a type",
+            help='write the importable module, a colon and the class: `"app.models:Ticket"`',
+        )
 
 
 def has_checkpointer(stmt: ast.CheckpointStmt | None) -> bool:

@@ -17,9 +17,10 @@ from .. import defaults
 from ..context import Ctx
 from ..decls import span_ir
 from ..resolve import GraphTarget, PyTarget, graph_ref, python_ref
-from ..symbols import SymbolKind
+from ..symbols import SymbolKind, use_alias
 from ..template import AgentParts, lower_agent
 from ..typecheck import to_json
+from ..use_options import McpOptions, mcp_options
 from .common import (
     Lowering,
     channels,
@@ -46,7 +47,7 @@ def agent_parts(low: Lowering, ctx: Ctx, agent: ast.AgentDecl, name: str) -> Age
     assert prompt is None or isinstance(prompt, ast.StringLit), prompt
     tools = _tool_items(s.tools)
     spec = ir.AgentSpec(
-        model=model_spec(s.model),
+        model=model_spec(s.model, ctx.unit),
         prompt=prompt.value if prompt is not None else None,
         prompt_span=span_ir(s.prompt.span) if s.prompt is not None else None,
         tools=agent_tools(low, ctx, tools),
@@ -61,7 +62,7 @@ def agent_parts(low: Lowering, ctx: Ctx, agent: ast.AgentDecl, name: str) -> Age
         span=span_ir(agent.span),
         state=tuple(channels(ctx, s.state)),
         limits=limits_spec(s.limits, ir.GraphKind.AGENT),
-        checkpoint=checkpoint_spec(s.checkpoint),
+        checkpoint=checkpoint_spec(s.checkpoint, ctx.unit),
         interrupts=tuple(interrupt_specs(s.interrupts)),
         store=store_spec(s.store),
         context=context_schema(low, ctx, s.context),
@@ -112,15 +113,23 @@ def agent_tool(low: Lowering, target: GraphTarget, span: ast.Span) -> ir.ToolSpe
 
 
 def _mcp_tools(ctx: Ctx, items: tuple[ast.Expr, ...]) -> list[ir.McpToolRef]:
-    """A9: `server` keeps every tool the server lists; `server.name` one of them."""
+    """A9: `server` keeps every tool the server lists; `server.name` one of them; each
+    with the deadlines its `use` line gives (None: the client's defaults)."""
+    uses = {use_alias(u): u for u in ctx.unit.items(ast.UseDecl)}
     out = []
     for item in items:
         if isinstance(item, ast.Ref) and item.parts[0].text in ctx.unit.mcp:
             server = item.parts[0].text
             tool = item.parts[1].text if len(item.parts) == 2 else ir.MCP_ALL_TOOLS
+            options = mcp_options(uses[server])[0] if server in uses else McpOptions()
             out.append(
                 ir.McpToolRef(
-                    server=server, url=ctx.unit.mcp[server], tool=tool, span=span_ir(item.span)
+                    server=server,
+                    url=ctx.unit.mcp[server],
+                    tool=tool,
+                    timeout_s=options.timeout_s,
+                    connect_timeout_s=options.connect_timeout_s,
+                    span=span_ir(item.span),
                 )
             )
     return out

@@ -20,7 +20,7 @@ from ...dsl.diagnostics import Diagnostic
 from .. import defaults
 from ..context import Ctx, python_import
 from ..decls import span_ir
-from ..models import resolve_model
+from ..models import model_factory, resolve_model
 from ..pyscan import PyParam, object_schema
 from ..resolve import GraphTarget, PyTarget, python_ref
 from ..symbols import FileUnit, SymbolKind
@@ -51,7 +51,18 @@ class Lowering:
 # ---------------------------------------------------------------- models and tools
 
 
-def model_spec(stmt: ast.ModelStmt) -> ir.ModelSpec:
+def model_spec(stmt: ast.ModelStmt, unit: FileUnit) -> ir.ModelSpec:
+    if isinstance(stmt.spec, ast.Ref):  # a Python factory: provider `python`, named by its ref
+        target = model_factory(unit, stmt.spec)
+        assert isinstance(target, PyTarget), target
+        return ir.ModelSpec(
+            spec=stmt.spec.dotted,
+            provider="python",
+            name=target.attr,
+            options=_options(stmt.options),
+            factory=python_import(target),
+            span=span_ir(stmt.span),
+        )
     assert isinstance(stmt.spec, ast.StringLit), stmt.spec
     return model_from(stmt.spec, stmt.options, stmt.span)
 
@@ -60,10 +71,13 @@ def model_from(spec: ast.StringLit, options: ast.MapLit | None, span: ast.Span) 
     found = resolve_model(spec.value, spec.span)
     assert isinstance(found, tuple), found
     provider, name = found
-    opts = {e.key.text: to_json(e.value) for e in (options.entries if options else ())}
     return ir.ModelSpec(
-        spec=spec.value, provider=provider, name=name, options=opts, span=span_ir(span)
+        spec=spec.value, provider=provider, name=name, options=_options(options), span=span_ir(span)
     )
+
+
+def _options(options: ast.MapLit | None) -> dict[str, Any]:
+    return {e.key.text: to_json(e.value) for e in (options.entries if options else ())}
 
 
 def tool_spec(target: PyTarget, span: ast.Span) -> ir.ToolSpec:
@@ -250,7 +264,7 @@ def limits_spec(stmt: ast.LimitsStmt | None, kind: ir.GraphKind) -> ir.Limits:
     return ir.Limits(steps=steps, step_timeout_s=timeout, extra=extra)
 
 
-def checkpoint_spec(stmt: ast.CheckpointStmt | None) -> ir.CheckpointSpec:
+def checkpoint_spec(stmt: ast.CheckpointStmt | None, unit: FileUnit) -> ir.CheckpointSpec:
     if stmt is None:
         return defaults.checkpoint()
     v = stmt.value
@@ -265,10 +279,31 @@ def checkpoint_spec(stmt: ast.CheckpointStmt | None) -> ir.CheckpointSpec:
             ),
             None,
         )
+        types = next((a.value for a in v.args if a.name and a.name.text == "types"), None)
         return ir.CheckpointSpec(
-            kind=ir.CheckpointKind(v.callee.dotted), path=path, durability=durability, span=span
+            kind=ir.CheckpointKind(v.callee.dotted),
+            path=path,
+            durability=durability,
+            types=None if types is None else _type_refs(types, unit),
+            span=span,
         )
     return ir.CheckpointSpec(kind=ir.CheckpointKind(_word(v)), span=span)
+
+
+def _type_refs(value: ast.Expr, unit: FileUnit) -> list[ir.ImportRef]:
+    """D6: each `types` entry as the class it names (checked: a list of classes)."""
+    assert isinstance(value, ast.ListLit), value
+    refs = []
+    for item in value.items:
+        if isinstance(item, ast.StringLit):
+            module, _, attr = item.value.partition(":")
+            refs.append(ir.ImportRef(module=module, attr=attr, span=span_ir(item.span)))
+        else:
+            assert isinstance(item, ast.Ref), item
+            target = python_ref(unit, item)
+            assert isinstance(target, PyTarget), target
+            refs.append(python_import(target))
+    return refs
 
 
 def store_spec(stmt: ast.SettingStmt | None) -> ir.StoreSpec | None:

@@ -69,7 +69,7 @@ def lower_graph(low: Lowering, ctx: Ctx, decl: ast.GraphDecl, name: str) -> ir.G
         branches=branches,
         interrupts=interrupt_specs(s.interrupts),
         limits=limits_spec(s.limits, ir.GraphKind.GRAPH),
-        checkpoint=checkpoint_spec(s.checkpoint),
+        checkpoint=checkpoint_spec(s.checkpoint, ctx.unit),
         store=store_spec(s.store),
         context=context_schema(low, ctx, s.context),
         doc=decl.doc.value if decl.doc else None,

@@ -61,6 +61,7 @@ class PyFunction:
     is_async: bool
     decorators: tuple[Decorator, ...]
     line: int
+    var_keyword: bool = False  # takes **kwargs: any keyword goes (a model factory's options)
 
     def decorator(self, *names: str) -> Decorator | None:
         return next((d for d in self.decorators if d.name in names), None)

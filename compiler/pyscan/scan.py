@@ -93,6 +93,7 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef) -> PyFunction:
         is_async=isinstance(node, ast.AsyncFunctionDef),
         decorators=tuple(_decorator(d) for d in node.decorator_list),
         line=node.lineno,
+        var_keyword=node.args.kwarg is not None,
     )
 
 
@@ -151,9 +152,6 @@ def _class(node: ast.ClassDef) -> PyClass:
         else ()
     )
     doc = ast.get_docstring(node, clean=True)
-    if kind is not ClassKind.MIDDLEWARE:
-        return PyClass(node.name, kind, doc, fields, (), (), node.lineno)
-    hooks, jumps = _middleware_hooks(node)
     init = next(
         (
             s
@@ -162,6 +160,19 @@ def _class(node: ast.ClassDef) -> PyClass:
         ),
         None,
     )
+    if kind is not ClassKind.MIDDLEWARE:  # its own __init__, if any: a model factory's options
+        return PyClass(
+            node.name,
+            kind,
+            doc,
+            fields,
+            (),
+            (),
+            node.lineno,
+            init_params=tuple(_params(init.args)) if init else None,
+            init_kwargs=bool(init and init.args.kwarg),
+        )
+    hooks, jumps = _middleware_hooks(node)
     return PyClass(
         node.name,
         kind,

@@ -1,8 +1,11 @@
 """Hostile inputs that used to end `check`/`graph`/`explain`/`ir` in a traceback (issue 12,
-item 14): each is a located diagnostic now, or is read like any other file."""
+item 14): each is a located diagnostic now, or is read like any other file. A `use` that
+resolves outside the project root, or names a file that is not agent text, is refused
+without showing a line of that file (item 12)."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -191,3 +194,117 @@ def test_json_byte_offsets_of_crlf_files_are_the_real_byte_offsets(tmp_path):
         "main.agent": (root.index(b"x.y"), root.index(b"x.y") + 3),
         "b.agent": (used.index(b"z.q"), used.index(b"z.q") + 3),
     }
+
+
+# ---------------------------------------------------------------- used files outside the project
+
+SHADOW = "root:$6$s3cr3tSALT$HASHEDSECRETLINE:19000:0:99999:7:::\n"
+MAIN = AGENT.format(extra="")
+
+
+def _outside(tmp_path: Path) -> Path:
+    """A readable file outside the project with a secret line, as `.agent` and `.py`."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "shadow").write_text(SHADOW)
+    (outside / "tools.py").write_text(
+        f'def f() -> int:\n    """{SHADOW.strip()}"""\n    return 1\n'
+    )
+    (outside / "shared.agent").write_text("schema S {\n  x: int\n}\n")
+    return outside
+
+
+def _project(tmp_path: Path, uses: str) -> Path:
+    project = tmp_path / "project"
+    project.mkdir(exist_ok=True)
+    (project / "main.agent").write_text(uses + MAIN)
+    return project / "main.agent"
+
+
+def _shown(result) -> str:
+    from agentc.dsl.report import render_human, render_json
+
+    text = render_human(result.diagnostics, result.sources)
+    return text + json.dumps(render_json(result.diagnostics, result.sources))
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        'use "./link.agent"',  # a link to /etc/shadow, say
+        'use "./linked.py" as t',  # a link to a Python file elsewhere
+        'use "./linked_dir/shared.agent"',  # a link to a folder elsewhere
+        'use "{outside}/shared.agent"',  # an absolute path
+        'use "{outside}/missing.agent"',  # refused before anyone looks whether it exists
+        'use "{outside}/tools.py" as t',
+        'use "../elsewhere/shared.agent"',
+        'use "../elsewhere/tools.py" as t',
+        'use "linked" as t',  # a dotted name found beside the file, linked out
+    ],
+)
+def test_a_use_that_resolves_outside_the_project_is_refused_unread(tmp_path, use):
+    outside = _outside(tmp_path)
+    main = _project(tmp_path, use.format(outside=outside) + "\n")
+    os.symlink(outside / "shadow", main.parent / "link.agent")
+    os.symlink(outside / "tools.py", main.parent / "linked.py")
+    os.symlink(outside, main.parent / "linked_dir")
+    result = compile_file(main)
+    (d,) = result.errors
+    assert (d.code, where(d)) == ("use-outside-project", (str(main), 1, 5))
+    assert "HASHEDSECRET" not in _shown(result) and str(outside / "shadow") not in _shown(result)
+    done = agentc("check", "main.agent", cwd=main.parent)
+    assert done.returncode == 1 and "HASHEDSECRET" not in done.stdout + done.stderr
+
+
+def test_the_project_root_is_the_nearest_marked_folder(tmp_path):
+    _outside(tmp_path)
+    main = _project(
+        tmp_path, 'use "../elsewhere/shared.agent" as s\nuse "../elsewhere/tools.py" as t\n'
+    )
+    assert [d.code for d in compile_file(main).errors] == ["use-outside-project"] * 2
+    for marker in ("agentc.toml", "pyproject.toml", ".git"):  # a folder holding both: allowed
+        (tmp_path / marker).touch()
+        assert compile_file(main).errors == (), marker
+        (tmp_path / marker).unlink()
+    (tmp_path / ".git").mkdir()  # a real repository's .git is a folder
+    assert compile_file(main).errors == ()
+    (main.parent / "pyproject.toml").touch()  # the nearest marker wins: the project narrows
+    assert [d.code for d in compile_file(main).errors] == ["use-outside-project"] * 2
+
+
+def test_a_marker_in_the_home_folder_does_not_make_it_a_project(tmp_path, monkeypatch):
+    _outside(tmp_path)
+    main = _project(tmp_path, 'use "../elsewhere/shared.agent" as s\n')
+    (tmp_path / ".git").mkdir()  # a dotfiles repository
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert [d.code for d in compile_file(main).errors] == ["use-outside-project"]
+
+
+def test_installed_modules_and_files_inside_the_project_still_load(tmp_path):
+    main = _project(tmp_path, 'use "json" as j\nuse "./sub/in.agent" as i\nuse "./real.py" as r\n')
+    (main.parent / "sub").mkdir()
+    (main.parent / "sub" / "in.agent").write_text("schema T {\n  y: int\n}\n")
+    (main.parent / "real.py").write_text("X = 1\n")
+    os.symlink(main.parent / "sub" / "in.agent", main.parent / "alias.agent")  # inside: fine
+    (main.parent / "main.agent").write_text('use "./alias.agent" as al\n' + main.read_text())
+    assert compile_file(main).errors == ()
+
+
+def test_a_used_file_that_is_not_agent_text_is_never_quoted(tmp_path):
+    main = _project(tmp_path, 'use "./notes.agent" as n\nuse "./binary.agent" as b\n')
+    (main.parent / "notes.agent").write_text(SHADOW)
+    (main.parent / "binary.agent").write_bytes(b"\xff\xfe" + SHADOW.encode())
+    result = compile_file(main)
+    assert {(d.code, d.span.file) for d in result.errors} == {
+        ("not-agent-text", str(main)),
+        ("unreadable-file", str(main.parent / "binary.agent")),
+    }
+    assert "HASHEDSECRET" not in _shown(result)
+
+
+def test_a_used_agent_file_with_a_later_mistake_is_still_quoted(tmp_path):
+    main = _project(tmp_path, 'use "./b.agent" as b\n')
+    (main.parent / "b.agent").write_text("# shared\nschema S {\n  x: int\n}\nagent b {\n  mdl\n}\n")
+    result = compile_file(main)
+    assert [d.code for d in result.errors] == ["syntax"]
+    assert "  mdl" in _shown(result)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -339,7 +340,9 @@ def agent_text(sc: Scenario) -> str:
         body.append("  store memory")
     schemas = declared_schemas(sc.output) if sc.output and sc.output.declared else ""
     return (
-        f'agentc 1\nuse "{TOOLKIT}" as kit\n{schemas}\nagent conf {{\n' + "\n".join(body) + "\n}\n"
+        f'agentc 1\nuse "./toolkit.py" as kit\n{schemas}\nagent conf {{\n'
+        + "\n".join(body)
+        + "\n}\n"
     )
 
 
@@ -375,6 +378,7 @@ def run_agentc(sc: Scenario, tmp: Path) -> Trace:
 
     path = tmp / f"{sc.name}.agent"
     path.write_text(agent_text(sc))
+    shutil.copy(TOOLKIT, tmp / "toolkit.py")  # a used file stays inside the file's project
     scripted.CREATED.clear()
     config = RunConfig(thread_id="t1", recursion_limit=None)
     trace = Trace()
