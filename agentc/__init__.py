@@ -5,6 +5,9 @@
 nodes use the same names LangGraph's do: `agentc.Command`, `agentc.Send`,
 `agentc.interrupt`, `agentc.get_stream_writer()`, `agentc.get_store()`,
 `agentc.get_config()`, `agentc.get_context()`, and `agentc.models.init_chat_model(...)`.
+A Python node or tool runs another graph as a nested run of its task with
+`graph.invoke(input)` (as in LangGraph), `agentc.run_child(graph, input)` or
+`await agentc.arun_child(graph, input)` (runtime/child.py).
 
 Input: nothing at import. Output: `__version__`, and the names above on first use.
 Invariants: importing `agentc` imports neither the compiler nor the runtime, so
@@ -20,6 +23,7 @@ from .version import __version__
 
 if TYPE_CHECKING:  # the checker sees the real signatures; at run time `__getattr__` loads them
     from .api import load, load_agent
+    from .runtime.child import arun_child, run_child
     from .runtime.context import get_config, get_context, get_store, get_stream_writer, interrupt
     from .runtime.types import Command, RunConfig, Send
 
@@ -27,6 +31,8 @@ if TYPE_CHECKING:  # the checker sees the real signatures; at run time `__getatt
 _LAZY = {
     "load": "agentc.api",
     "load_agent": "agentc.api",
+    "run_child": "agentc.runtime.child",
+    "arun_child": "agentc.runtime.child",
     "Command": "agentc.runtime.types",
     "Send": "agentc.runtime.types",
     "RunConfig": "agentc.runtime.types",
@@ -42,6 +48,7 @@ __all__ = [
     "RunConfig",
     "Send",
     "__version__",
+    "arun_child",
     "get_config",
     "get_context",
     "get_store",
@@ -49,6 +56,7 @@ __all__ = [
     "interrupt",
     "load",
     "load_agent",
+    "run_child",
 ]
 assert set(__all__) == {"__version__", *_LAZY}
 

@@ -119,7 +119,9 @@ def load_agent(
 ) -> CompiledGraph:
     """One graph of the file: `name`, or the only one, or the one no other graph uses (a
     supervisor, not its sub-agents; `PickError` when that is not one). `store`: the
-    long-term store its tools and middleware use (I1), else the file's `store …`."""
+    long-term store its tools and middleware use (I1), else the file's `store …`. Invoked
+    from a running node or tool (a supervisor's tool), it runs as a nested run of that
+    task (`agentc.run_child`, runtime/child.py)."""
     program = compile_program(path)
     graph = pick_graph(program, name, str(path))
     return bind(program, graph.name, str(Path(path).resolve().parent), checkpointer, store)

@@ -1,4 +1,5 @@
-"""Running a compiled child graph inside a parent's task: subgraph nodes, agents as tools.
+"""Running a compiled child graph inside a parent's task: subgraph nodes, agents as tools,
+and graphs a Python node or tool runs itself (`run_child`, or `invoke` inside a task).
 
 Input: the child `CompiledGraph`, its input (a dict of its input channels), the parent
 task's `RunContext` (None: called outside any run) and, when one task may run several
@@ -8,9 +9,15 @@ child node's `Command(graph=PARENT)` leaves as `ParentCommand` for the caller to
 
 Invariants:
 - H2: the child runs under its own bound recursion limit, not what is left of the parent's.
+  A graph a Python node or tool runs (`run_child`) that binds no limit of its own (no
+  `limits { steps }`, not an agent) gets the limit the parent run was given, as a
+  LangGraph child inherits its parent's config.
 - H3: with the parent's checkpointer and a thread id, the child saves into that
   checkpointer under its own namespace, the parent's namespace plus `node:task` (and
-  `:key`): the same saver, not the same history. `lend=False` runs the child unsaved.
+  `:key`): the same saver, not the same history. `lend=False` runs the child unsaved. A
+  task's second and later `run_child` calls get the keys `1`, `2`, … in call order, so
+  each child has a namespace of its own (LangGraph refuses a second subgraph call in one
+  node under a checkpointer).
 - D4: resuming the parent runs the task again; when the child has a pending checkpoint, the
   parent's resume answers go to it (ids it does not know are ignored) and it continues
   where it paused instead of starting over.
@@ -25,10 +32,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+import agentc.ir as ir
 from agentc.runtime.checkpoint import Checkpointer
-from agentc.runtime.context import Sink, TaskContext
+from agentc.runtime.context import Sink, TaskContext, running_task
 from agentc.runtime.events import CustomEvent, MessagesEvent
 from agentc.runtime.inputs import ResumeMap
+from agentc.runtime.syncrun import run_sync
 from agentc.runtime.types import Command, GraphInterrupt, RunConfig, RunContext, StreamMode
 
 if TYPE_CHECKING:
@@ -37,15 +46,54 @@ if TYPE_CHECKING:
 FORWARDED = frozenset({StreamMode.MESSAGES, StreamMode.CUSTOM})
 
 
-async def run_child(
+def run_child(
+    graph: CompiledGraph, value: Mapping[str, Any], *, key: str | None = None
+) -> dict[str, Any]:
+    """Run `graph` as a nested run of the task whose Python node or tool calls this: its
+    checkpoints under the task's namespace in the parent's checkpointer (H3), its
+    `interrupt()` pausing the parent and the parent's resume reaching it (D4), the parent's
+    recursion limit when it binds none (H2), store, context and stream readers (I1). The
+    child's output values; outside a running graph, a plain run of its own."""
+    return run_sync(lambda: arun_child(graph, value, key=key))
+
+
+async def arun_child(
+    graph: CompiledGraph, value: Mapping[str, Any], *, key: str | None = None
+) -> dict[str, Any]:
+    """`run_child` for async code."""
+    task = running_task()
+    if task is None:
+        return await graph.ainvoke(dict(value))
+    if key is None:  # the first call keeps the plain `node:task` namespace (H3)
+        index, task.children = task.children, task.children + 1
+        key = str(index) if index else None
+    limit = None if binds_limit(graph) else task.config.recursion_limit
+    return await nest(graph, value, task, key=key, lend=lends(graph), limit=limit)
+
+
+def lends(child: CompiledGraph) -> bool:
+    """H3: a child saves into its parent's checkpointer unless its file says `checkpoint
+    none` explicitly (a child with no `checkpoint` line still saves, as LangGraph's)."""
+    spec = child.graph.checkpoint
+    return spec.kind is not ir.CheckpointKind.NONE or spec.span is None
+
+
+def binds_limit(child: CompiledGraph) -> bool:
+    """H2: an agent binds create_agent's limit; a graph binds one when it writes `limits`."""
+    return child.graph.agent is not None or child.graph.limits.steps.span is not None
+
+
+async def nest(
     child: CompiledGraph,
     value: Mapping[str, Any],
     ctx: RunContext | None,
     *,
     key: str | None = None,
     lend: bool = True,
+    limit: int | None = None,
 ) -> dict[str, Any]:
-    """Run `child` to its end (or its pause) as part of the task `ctx` (H2, H3, I1, D4)."""
+    """Run `child` to its end (or its pause) as part of the task `ctx` (H2, H3, I1, D4);
+    `limit`: the recursion limit, None for the child's own."""
     task = ctx if isinstance(ctx, TaskContext) else None
     if task is None:  # not inside a running graph: a plain run of its own
         return await child.ainvoke(dict(value), RunConfig())
@@ -53,15 +101,14 @@ async def run_child(
     ns = f"{task.ns}|{segment}" if task.ns else segment
     thread = task.config.thread_id
     saver = task.checkpointer if lend and thread is not None else None
-    start: Mapping[str, Any] | Command | None = value
-    if saver is not None and thread is not None and _has_pending(saver, thread, ns):
-        start = Command(resume=ResumeMap(task.resumes)) if task.resumes else None
+    start = value if saver is None or thread is None else _start(saver, thread, ns, value, task)
     config = RunConfig(
         thread_id=thread,
         configurable=task.config.configurable,
         tags=task.config.tags,
         context=task.config.context,  # the run's context reaches every level
-    )  # recursion_limit None: the child's own (H2)
+        recursion_limit=limit,  # None: the child's own (H2)
+    )
     modes = task.modes & FORWARDED
     label = task.node if key is None else segment
     spec = child.spec(
@@ -81,9 +128,19 @@ async def run_child(
     return outcome.values
 
 
-def _has_pending(saver: Checkpointer, thread: str, ns: str) -> bool:
+def _start(
+    saver: Checkpointer, thread: str, ns: str, value: Mapping[str, Any], task: TaskContext
+) -> Mapping[str, Any] | Command | None:
+    """D4: what the child starts from. A child paused in its namespace is resumed (with the
+    parent's answers, when the parent is resumed with some); a child this task finished
+    before a later one paused it gives back its saved result when the parent is resumed
+    (None: nothing left to run), as LangGraph's resuming subgraph does; else `value`."""
     last = saver.get(thread, ns)
-    return last is not None and bool(last.next)
+    if last is None:
+        return value
+    if last.next:
+        return Command(resume=ResumeMap(task.resumes)) if task.resumes else None
+    return None if task.resumes else value
 
 
 def _forward(sink: Sink, label: str) -> Sink:
@@ -95,3 +152,15 @@ def _forward(sink: Sink, label: str) -> Sink:
             sink(type(event)(event.step, event.node, event.payload, ns))
 
     return forward
+
+
+def nests(value: Any, config: RunConfig | None, *others: Any) -> bool:
+    """Whether `invoke(value, config)` called inside a running task is a nested run of that
+    task, as in LangGraph, where a graph invoked inside a node inherits the node's config:
+    an input mapping, and no config or one of the task's own thread. A config naming
+    another thread, a `Command`, or any other argument (`others`: durability,
+    breakpoints, context) keeps the old detached run."""
+    task = running_task()
+    if task is None or not isinstance(value, Mapping) or any(o is not None for o in others):
+        return False
+    return config is None or config.thread_id == task.config.thread_id

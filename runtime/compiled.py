@@ -22,13 +22,20 @@ from typing import Any
 import agentc.ir as ir
 from agentc.runtime import snapshots
 from agentc.runtime.algo import ParentCommand
-from agentc.runtime.bind import BoundGraph, Env, bind_graph
+from agentc.runtime.bind import (
+    BoundGraph,
+    Env,
+    _file_module,  # the one module object per `use`d file
+    bind_graph,
+)
 from agentc.runtime.cache import NodeCache
 from agentc.runtime.checkpoint import Checkpointer, MemoryCheckpointer
+from agentc.runtime.child import arun_child, nests, run_child
 from agentc.runtime.errors import CheckpointerRequiredError, GraphStructureError, InvalidUpdateError
 from agentc.runtime.events import Event
 from agentc.runtime.executor import Loop, Outcome, RunSpec
 from agentc.runtime.schema import find_schema, program_defs, run_context
+from agentc.runtime.serde import TypeAllowlist, allowlist
 from agentc.runtime.snapshots import StateSnapshot
 from agentc.runtime.store import Store
 from agentc.runtime.syncrun import collect, run_sync, running_loop, thread_loop
@@ -67,12 +74,23 @@ def checkpointer_for(spec: ir.CheckpointSpec, base_dir: str = ".") -> Checkpoint
     if spec.kind is ir.CheckpointKind.SQLITE:
         from agentc.runtime.checkpoint.sqlite import SqliteCheckpointer
 
-        return SqliteCheckpointer(os.path.join(base_dir, spec.path or ".agentc/state.db"))
+        return SqliteCheckpointer(
+            os.path.join(base_dir, spec.path or ".agentc/state.db"),
+            types=None if spec.types is None else type_allowlist(spec.types, base_dir),
+        )
     if spec.kind is ir.CheckpointKind.POSTGRES:
         raise CheckpointerRequiredError(
             "the PostgreSQL checkpointer is not available yet", span=spec.span
         )
     return None
+
+
+def type_allowlist(refs: list[ir.ImportRef], base_dir: str) -> TypeAllowlist:
+    """D6: dotted refs are compared by name (nothing imported); a `use`d file's classes are
+    taken from the file, which the run's bind imports anyway."""
+    files = [r for r in refs if r.is_file]
+    classes = [getattr(_file_module(base_dir, r.module), r.attr) for r in files]
+    return allowlist((f"{r.module}:{r.attr}" for r in refs if not r.is_file), classes)
 
 
 class CompiledGraph:
@@ -207,6 +225,8 @@ class CompiledGraph:
         interrupt_after: Iterable[str] | str | None = None,
         context: Context = None,
     ) -> dict[str, Any]:
+        if nests(value, config, durability, interrupt_before, interrupt_after, context):
+            return await arun_child(self, value)  # inside a running task (H3, D4)
         spec = self.spec(
             _with_context(config, context),
             durability=durability,
@@ -270,6 +290,8 @@ class CompiledGraph:
         interrupt_after: Iterable[str] | str | None = None,
         context: Context = None,
     ) -> dict[str, Any]:
+        if nests(value, config, durability, interrupt_before, interrupt_after, context):
+            return run_child(self, value)  # inside a running task: a nested run (H3, D4)
         inline = running_loop() is None
         spec = self.spec(
             _with_context(config, context),

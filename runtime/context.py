@@ -62,6 +62,7 @@ class TaskContext:
     # a lone task of a run on the sync API's private loop: a subgraph it runs may run its
     # own lone sync nodes inline too (`child.py`), nothing else shares that loop
     inline: bool = False
+    children: int = 0  # nested runs started so far in this task (`child.run_child`)
 
     @property
     def context(self) -> Any:
@@ -84,7 +85,12 @@ class TaskContext:
 
     def interrupt(self, value: Any, response_schema: Any = None) -> Any:
         index, self.asked = self.asked, self.asked + 1
-        iid = stable_id(self.ns, self.task_id, index)
+        # D4: unique per thread (LangGraph hashes a namespace that holds the checkpoint
+        # id), stable for one pending question: the same task of the same step on the
+        # same thread asks it again on resume. A thread-less run cannot be resumed, so
+        # its run id keeps two runs' questions apart.
+        owner = self.config.thread_id if self.config.thread_id is not None else self.run_id
+        iid = stable_id(owner, self.ns, self.task_id, index)
         if iid in self.resumes:
             return validate_answer(response_schema, self.resumes[iid])
         raise GraphInterrupt((Interrupt(value, iid, schema_json(response_schema)),))
@@ -97,6 +103,11 @@ def enter(ctx: TaskContext) -> Token[TaskContext | None]:
 
 def leave(token: Token[TaskContext | None]) -> None:
     _CURRENT.reset(token)
+
+
+def running_task() -> TaskContext | None:
+    """The task whose code is running in this context, or None outside any run."""
+    return _CURRENT.get()
 
 
 def current(caller: str = "interrupt()") -> TaskContext:

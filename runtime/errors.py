@@ -195,6 +195,9 @@ def describe_node_failure(exc: BaseException) -> str | None:
     text = " ".join((str(exc).strip() or type(exc).__name__).split())
     if isinstance(exc, AgentcRuntimeError):
         return f"node {path} failed: {text}"
+    code = getattr(type(exc), "code", None)  # a model provider's error: its stable slug
+    if isinstance(code, str):
+        return f"node {path} failed: {text} [{code}]"
     return f"node {path} failed: {type(exc).__name__}: {text}"
 
 
@@ -208,3 +211,10 @@ class ResponseSchemaError(AgentcRuntimeError):
     """D5: an `interrupt(…, response_schema=X)` whose X pydantic cannot read as a type."""
 
     code = "bad-response-schema"
+
+
+class ModelPluginError(AgentcRuntimeError):
+    """A chat model from outside agentc (a factory in the file, an installed provider) that
+    cannot be built or is not a chat model."""
+
+    code = "bad-model-plugin"

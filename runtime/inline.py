@@ -30,17 +30,34 @@ no per-thread counters (only Linux does), rule 2 proves nothing and undeclared s
 callables always run in the pool. The counters are advisory: unsynchronised updates from
 worker threads are harmless. A call in the pool runs in a copy of the caller's context, so
 it sees the caller's context variables.
+
+Threads (F2, timeouts): every sync call that leaves the loop runs in `POOL`, the runtime's
+own pool of daemon threads, never the loop's default executor. A running thread cannot be
+killed: when a timeout (a step's, a node's, a tool's) gives up on a call, the call keeps
+running in its thread until it returns and its result is dropped; the run, the command and
+the process end without waiting for it (`asyncio.run` joins only the default executor, and
+the interpreter joins only non-daemon threads). A thread given up on does not count against
+the pool's size, so calls that never return cannot starve later ones. Under a deadline
+(`deadline_scope`) sync tool bodies always go to the pool, even proven-cheap ones, so the
+deadline can fire: a body on the loop cannot be interrupted, not even once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextvars
 import enum
 import gc
+import os
+import queue
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar
+
+from agentc.runtime.errors import StepTimeoutError
 
 try:
     import resource
@@ -148,16 +165,151 @@ class SyncPolicy:
                 self.observe(0, blocked, inline)
 
 
+# ---------------------------------------------------------------- the pool
+
+
+_Job = tuple["concurrent.futures.Future[Any]", Callable[..., Any], tuple[Any, ...]]
+
+
+class DaemonPool(concurrent.futures.Executor):
+    """Daemon worker threads, started on demand up to `size` busy ones and then kept. A
+    call given up on (`abandon`) stops counting against `size` while it still runs."""
+
+    def __init__(self, size: int, name: str = "agentc-sync") -> None:
+        self.size, self.name = size, name
+        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._live = 0  # worker threads
+        self._idle = 0  # workers waiting for a job (not yet promised one)
+        self._backlog = 0  # jobs queued with no worker promised to them (all busy)
+        self._dropped: set[concurrent.futures.Future[Any]] = set()  # given up on, running
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        fut: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        call = fn if not kwargs else (lambda *a: fn(*a, **kwargs))
+        with self._lock:
+            self._jobs.put((fut, call, args))
+            if self._idle:
+                self._idle -= 1  # a waiting worker takes it
+            elif self._live - len(self._dropped) < self.size:
+                self._live += 1
+                threading.Thread(
+                    target=self._work, name=f"{self.name}-{self._live}", daemon=True
+                ).start()
+            else:
+                self._backlog += 1  # the next worker to finish takes it
+        return fut
+
+    def abandon(self, fut: concurrent.futures.Future[Any]) -> None:
+        """Nobody waits for `fut` any more: its thread no longer counts as busy."""
+        with self._lock:
+            if fut.running():  # not done (set_result happens before the worker's check)
+                self._dropped.add(fut)
+
+    @property
+    def abandoned(self) -> int:
+        return len(self._dropped)
+
+    def _work(self) -> None:
+        while True:
+            fut, fn, args = self._jobs.get()
+            if fut.set_running_or_notify_cancel():
+                try:
+                    fut.set_result(fn(*args))
+                except BaseException as exc:  # noqa: BLE001 - handed to whoever waits
+                    fut.set_exception(exc)
+            with self._lock:
+                self._dropped.discard(fut)
+                if self._live - len(self._dropped) > self.size:
+                    self._live -= 1  # a worker came back from a dropped call: one too many
+                    return
+                if self._backlog:
+                    self._backlog -= 1
+                else:
+                    self._idle += 1
+            del fut, fn, args  # do not keep the last job's result alive while idle
+
+
+POOL = DaemonPool(min(32, (os.cpu_count() or 1) + 4))  # the default executor's size
+
+# F2: the message of the cancellation a step timeout sends to the tasks still running; a
+# task may answer it (`cut_by_step`) instead of failing the step, as the tools node does
+STEP_CUT = "agentc: the step timeout ran out"
+
+
+def cut_by_step(exc: BaseException) -> bool:
+    """`exc` is the step timeout's cancellation (not another cancel of the task)."""
+    return isinstance(exc, asyncio.CancelledError) and exc.args[:1] == (STEP_CUT,)
+
+
+_DEADLINE: contextvars.ContextVar[bool] = contextvars.ContextVar("agentc_deadline", default=False)
+
+
+@contextmanager
+def deadline_scope(active: bool = True) -> Iterator[None]:
+    """While active, sync tool bodies called in this context run in the pool, never on
+    the loop, so the deadline around them (a step's or node's timeout) can fire."""
+    if not active:
+        yield
+        return
+    token = _DEADLINE.set(True)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
 async def run_sync(policy: SyncPolicy, fn: Callable[..., Any], kwargs: Mapping[str, Any]) -> Any:
     """A sync tool body's call, placed by `policy` (the pool copies the context, so
     `interrupt()` finds the task there too)."""
-    if policy.placement is Placement.INLINE:
+    if policy.placement is Placement.INLINE and not _DEADLINE.get():
         return policy.call(fn, (), kwargs, True)
-    return await asyncio.to_thread(policy.call, fn, (), kwargs, False)
+    return await in_pool(policy.call, fn, (), kwargs, False)
+
+
+# E6: the pool calls of the step running in this context. When a task of the step fails,
+# the step waits for its siblings' calls still running (a thread cannot be stopped; as
+# LangGraph's executor, whose `with` block waits for them), so their effects belong to the
+# failed run and are over when the caller sees it fail.
+_STEP_CALLS: contextvars.ContextVar[set[concurrent.futures.Future[Any]] | None] = (
+    contextvars.ContextVar("agentc_step_calls", default=None)
+)
+
+
+@contextmanager
+def step_calls() -> Iterator[set[concurrent.futures.Future[Any]]]:
+    """Tasks created in this block register their pool calls in the set it yields."""
+    calls: set[concurrent.futures.Future[Any]] = set()
+    token = _STEP_CALLS.set(calls)
+    try:
+        yield calls
+    finally:
+        _STEP_CALLS.reset(token)
+
+
+async def finish_calls(
+    calls: set[concurrent.futures.Future[Any]], deadline: float | None, failure: object
+) -> None:
+    """After a step's `failure` (not its time running out, F2): wait, until `deadline` (a
+    `time.monotonic()` value), for the calls still running."""
+    if failure is None or isinstance(failure, StepTimeoutError):
+        return
+    running = [asyncio.wrap_future(f) for f in list(calls) if not f.done()]
+    if running:
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        await asyncio.wait(running, timeout=left)
 
 
 def in_pool(fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
-    """`fn(*args)` in the loop's default thread pool, in a copy of the caller's context
-    (its context variables: the current task, a test's cassette source, a user's own)."""
+    """`fn(*args)` in `POOL`, in a copy of the caller's context (its context variables:
+    the current task, a test's cassette source, a user's own). Cancelling the returned
+    future while the call runs abandons it: the thread finishes it and drops the result."""
     context = contextvars.copy_context()
-    return asyncio.get_running_loop().run_in_executor(None, lambda: context.run(fn, *args))
+    cfut = POOL.submit(context.run, fn, *args)
+    calls = _STEP_CALLS.get()
+    if calls is not None:
+        calls.add(cfut)
+        cfut.add_done_callback(calls.discard)
+    fut = asyncio.wrap_future(cfut)
+    fut.add_done_callback(lambda f: POOL.abandon(cfut) if f.cancelled() else None)
+    return fut

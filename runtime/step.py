@@ -7,10 +7,12 @@ loop's thread pool (in a copy of the caller's context), except those that run in
 loop: a node its `SyncPolicy` places inline (`inline.py`), and a lone task when the sync API
 drives a private loop (nothing else shares that loop, so that call is not measured either).
 A step whose tasks all run inline runs them one after the other in task order, without an
-asyncio task each. Under a step timeout (F2) or a node timeout, sync nodes run in the pool,
-where the timeout can fire. The first failure aborts the step: tasks in flight are
-cancelled, tasks not started never start (E6). No retry unless the node has a retry policy
-(E7).
+asyncio task each. Under a step timeout (F2) or a node timeout, sync nodes and the sync
+tool bodies they call run in the pool, where the timeout can fire; a sync call still
+running then is given up (`inline.py`) and the step ends at once, failing unless every
+task cut answered the cut (`STEP_CUT`, as the tools node does). The first failure aborts
+the step: tasks in flight are cancelled, tasks not started never start (E6). No retry
+unless the node has a retry policy (E7).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import agentc.ir as ir
+import agentc.runtime.inline as inline
 from agentc.runtime.algo import ParentCommand, Task, TaskResult, check_goto, normalize
 from agentc.runtime.bind import BoundGraph, BoundNode
 from agentc.runtime.cache import NodeCache, cache_key
@@ -37,7 +40,7 @@ from agentc.runtime.errors import (
     mark_failed_node,
 )
 from agentc.runtime.events import DebugKind
-from agentc.runtime.inline import Placement, SyncPolicy, in_pool
+from agentc.runtime.inline import STEP_CUT, Placement, SyncPolicy, deadline_scope, in_pool
 from agentc.runtime.schema import check
 from agentc.runtime.types import GraphInterrupt, Interrupt
 
@@ -242,23 +245,21 @@ class StepRunner:
         on_finished: OnFinished | None,
     ) -> None:
         """Run tasks concurrently; stop at the first failure (E6) or the step timeout (F2)."""
-        futs: dict[asyncio.Future[TaskResult], Task] = {
-            asyncio.ensure_future(self.run_task(t, view, step, resumes, False)): t for t in todo
-        }
+        with inline.step_calls() as calls:  # E6: the tasks' pool calls, waited for on a failure
+            futs: dict[asyncio.Future[TaskResult], Task] = {
+                asyncio.ensure_future(self.run_task(t, view, step, resumes, False)): t for t in todo
+            }
         pending = set(futs)
         timeout = self.env.spec.step_timeout
         deadline = None if timeout is None else time.monotonic() + timeout
-        # F11 sync hears each task as it finishes; otherwise wake only for a failure
-        until = asyncio.FIRST_COMPLETED if on_finished else asyncio.FIRST_EXCEPTION
+        until = asyncio.FIRST_COMPLETED if on_finished else asyncio.FIRST_EXCEPTION  # F11 sync
         try:
             while pending and out.failure is None:
                 left = None if deadline is None else max(0.0, deadline - time.monotonic())
                 done, pending = await asyncio.wait(pending, timeout=left, return_when=until)
                 if not done:
-                    out.failure = StepTimeoutError(
-                        f"step {step} ran longer than {timeout}s (still running: "
-                        f"{', '.join(sorted({futs[f].node for f in pending}))})"
-                    )
+                    await self._cut(pending, futs, out, f"step {step} ran longer than {timeout}s")
+                    pending = set()
                     return
                 await self._collect(
                     sorted(done, key=lambda f: futs[f].path),
@@ -271,6 +272,25 @@ class StepRunner:
                 fut.cancel()
             if pending:
                 await asyncio.wait(pending)
+            await inline.finish_calls(calls, deadline, out.failure)
+
+    @staticmethod
+    async def _cut(
+        pending: set[asyncio.Future[TaskResult]],
+        futs: dict[asyncio.Future[TaskResult], Task],
+        out: StepOutcome,
+        what: str,
+    ) -> None:
+        """F2: the step ran out. Tasks still running are cancelled with `STEP_CUT`; one that
+        answers it (the tools node does) is a result; the step fails if any did not."""
+        for fut in pending:
+            fut.cancel(STEP_CUT)
+        await asyncio.wait(pending)
+        answered = sorted((f for f in pending if not f.cancelled()), key=lambda f: futs[f].path)
+        await StepRunner._collect(answered, futs, out, None)
+        cut = sorted({futs[f].node for f in pending if futs[f].id not in out.results})
+        if cut and out.failure is None:
+            out.failure = StepTimeoutError(f"{what} (still running: {', '.join(cut)})")
 
     @staticmethod
     async def _collect(
@@ -323,7 +343,7 @@ class StepRunner:
         attempt = 0
         while True:  # until the node returns, or its retry policy gives up (E7)
             attempt += 1
-            ctx.asked = 0
+            ctx.asked = ctx.children = 0
             try:
                 result = normalize(task.node, await self.call(node, state, ctx, lone), env.channels)
                 if node.goto is not None and result.goto:
@@ -365,6 +385,12 @@ class StepRunner:
         )
 
     async def call(self, node: BoundNode, state: Any, ctx: TaskContext, lone: bool) -> Any:
+        # F2: under a step or node timeout, the sync tool bodies this node calls run in the
+        # pool too, so the timeout can fire (a call on the loop cannot be interrupted)
+        with deadline_scope(node.timeout_s is not None or self.env.spec.step_timeout is not None):
+            return await self._call(node, state, ctx, lone)
+
+    async def _call(self, node: BoundNode, state: Any, ctx: TaskContext, lone: bool) -> Any:
         c = node.callee
         args = (state, ctx) if c.wants_ctx else (state,)
         if c.is_async:

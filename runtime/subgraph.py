@@ -10,7 +10,7 @@ channels are written back (parent channel ← child channel). Either way the chi
 node's `Command(graph=PARENT)` becomes this node's own `Command`. Running the child (its
 own step limit H2, the parent's saver under the namespace `node:task` H3, the parent's
 long-term store I1 and run context, pausing and resuming with the parent) is
-`child.run_child`.
+`child.nest`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 import agentc.ir as ir
 from agentc.runtime.algo import ParentCommand
-from agentc.runtime.child import run_child
+from agentc.runtime.child import nest
 from agentc.runtime.errors import BindError
 from agentc.runtime.types import BindEnv, Command, RunContext, factory
 
@@ -50,7 +50,7 @@ def subgraph_node(spec: ir.NodeSpec, graph: ir.Graph, env: BindEnv) -> SubgraphN
         else:
             value = {c: state[p] for c, p in take_in if p in state}
         try:
-            values = await run_child(child, value, ctx)
+            values = await nest(child, value, ctx)
         except ParentCommand as pc:
             return Command(update=pc.command.update, goto=pc.command.goto)
         if give_back is None:

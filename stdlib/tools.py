@@ -22,11 +22,13 @@ Invariants (each cites its seat):
   call when it updates messages).
 - E5: a sync body runs where the runtime's one inline policy puts it (`runtime/inline.py`):
   in the thread pool, so parallel calls overlap, unless declared `@inline` or proven cheap.
+- `@tool(timeout=30)`: a call's seconds; the tools node answers a late one with an error.
 """
 
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Annotated, Any, TypedDict, get_args, get_origin, get_type_hints
@@ -124,11 +126,9 @@ class InjectedToolCallId(_Marker):
 @dataclass(frozen=True, slots=True)
 class ToolRuntime:
     """What a tool typed `runtime: ToolRuntime` receives (E4): LangChain's ToolRuntime
-    (`state`, `context`, `config`, `stream_writer`, `tool_call_id`, `store`, `tools`).
-
-    `context` is the run's context (`invoke(…, context=…)`), as LangGraph's is; the task
-    running the call (agentc's `RunContext`, for interrupts and child runs) is `task`.
-    """
+    (`state`, `context`, `config`, `stream_writer`, `tool_call_id`, `store`, `tools`);
+    `context` is the run's (`invoke(…, context=…)`), as LangGraph's; the task running the
+    call (agentc's `RunContext`, for interrupts and child runs) is `task`."""
 
     state: Mapping[str, Any]
     tool_call_id: str | None
@@ -172,6 +172,7 @@ class Tool:
     handle_tool_error: bool | str | Callable[[ToolException], Any] | None = None
     accepts: frozenset[str] = field(default_factory=frozenset)  # every parameter name
     raw_args: bool = False  # E2: a JSON-schema tool (MCP) gets the model's arguments as given
+    timeout_s: float | None = None  # each call's bound; None: unbounded (as LangChain's)
     # E5: where a sync body's calls run (`runtime/inline.py`); shared by copies
     policy: SyncPolicy = field(default_factory=SyncPolicy, compare=False, repr=False)
 
@@ -189,6 +190,7 @@ class ToolOptions(TypedDict):
     return_direct: bool
     response_format: ResponseFormat
     handle_tool_error: Any
+    timeout: float | None
 
 
 def tool(
@@ -198,14 +200,16 @@ def tool(
     return_direct: bool = False,
     response_format: ResponseFormat = "content",
     handle_tool_error: Any = None,
+    timeout: float | None = None,
 ) -> Any:
-    """`@tool`, `@tool("name", return_direct=True)`, `@tool(response_format=...)` (LangChain's
-    shape, so the compiler's static scan and the runtime read a decorator alike)."""
+    """`@tool`, `@tool("name", return_direct=True)`, `@tool(response_format=…, timeout=30)`
+    (LangChain's shape, so the compiler's static scan and the runtime read one alike)."""
     options = ToolOptions(
         description=description,
         return_direct=return_direct,
         response_format=response_format,
         handle_tool_error=handle_tool_error,
+        timeout=timeout,
     )
     if callable(name_or_fn):
         return make_tool(name_or_fn, **options)
@@ -229,6 +233,7 @@ def make_tool(
     return_direct: bool = False,
     response_format: ResponseFormat = "content",
     handle_tool_error: Any = None,
+    timeout: float | None = None,
 ) -> Tool:
     if not callable(fn):
         raise ToolDefinitionError(f"a tool must be a function, got {type(fn).__name__}")
@@ -254,8 +259,21 @@ def make_tool(
         injected=injected,
         handle_tool_error=handle_tool_error,
         accepts=accepts,
+        timeout_s=tool_timeout(tool_name, timeout),
         policy=SyncPolicy.of(fn),
     )
+
+
+def tool_timeout(name: str, value: object) -> float | None:
+    """A tool's `timeout` as seconds: a positive, finite number, or None for none."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
+        raise ToolDefinitionError(
+            f"tool `{name}` has timeout={value!r}; expected a positive number of seconds, "
+            "such as 30 (leave it out for no timeout)"
+        )
+    return float(value)
 
 
 def _signature_model(

@@ -12,7 +12,6 @@ import os
 
 import pytest
 
-
 FULL_ENV = "AGENTC_FULL_PROPERTY"
 
 

@@ -53,8 +53,11 @@ def describe_error(exc: BaseException, site: RunSite | None = None) -> str:
         span = node_span(site.program, site.graph, failed_nodes(exc))
         return f"{span}: error: {failure}" if span is not None else f"error: {failure}"
     text = " ".join((str(exc).strip() or type(exc).__name__).split())
-    if isinstance(getattr(exc, "code", None), str) and hasattr(exc, "message"):
+    code = getattr(exc, "code", None)
+    if isinstance(code, str) and hasattr(exc, "message"):
         return text  # an AgentcRuntimeError: `[where: ]error[code]: message (help: …)`
+    if isinstance(code, str):  # a model provider's or MCP server's failure
+        return f"error[{code}]: {text}"
     return f"error: {text} [{type(exc).__name__}]"
 
 

@@ -16,19 +16,28 @@ Faults (what a broken or hostile server sends): `raw_results` maps a method to t
 of its result (spliced into the JSON-RPC response as they are: invalid JSON, invalid UTF-8,
 a 100,000-deep schema, a list `nextCursor` …), in a JSON reply or an SSE `data:` line;
 `session_id` is the `Mcp-Session-Id` header value `initialize` hands out (any latin-1 text).
+Slow servers (what a total deadline must end, each read returning in time): `slow` maps a
+method to `"stall"` (the headers of an event stream, then nothing), `"keepalive"` (keep-alive
+comments every 0.1 s, never the response) or `"trickle"` (the reply a byte every 0.1 s);
+each holds at most FAULT_HOLD_S, or until the client hangs up or the server stops.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Literal
 
+from .fake_wire import FAULT_HOLD_S
 from .loopback import LoopbackServer
+
+Slow = Literal["stall", "keepalive", "trickle"]
+BEAT_S = 0.1  # how often a slow fault sends (or checks that it may stop)
 
 PROTOCOL_VERSION = "2025-06-18"
 Result = dict[str, Any]
@@ -78,6 +87,7 @@ class FakeMcpServer(LoopbackServer):
         sse: bool = False,
         raw_results: dict[str, bytes] | None = None,
         session_id: str | None = None,
+        slow: dict[str, Slow] | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
@@ -85,6 +95,8 @@ class FakeMcpServer(LoopbackServer):
         self.page_size, self.sse = page_size, sse
         self.raw_results = dict(raw_results or {})
         self.session_id = session_id
+        self.slow: dict[str, Slow] = dict(slow or {})
+        self.stopping = threading.Event()  # releases the slow faults' handlers
         self.requests: list[Recorded] = []
         self.sessions: set[str] = set()
         self._lock = threading.Lock()
@@ -94,6 +106,10 @@ class FakeMcpServer(LoopbackServer):
     @property
     def url(self) -> str:
         return self.origin + "/mcp"
+
+    def stop(self) -> None:
+        self.stopping.set()
+        super().stop()
 
     def methods(self) -> list[str | None]:
         return [r.method for r in self.requests]
@@ -181,6 +197,9 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(202, b"", "application/json")
         tool = self._tool(message)
         body = self._body(message, reply)
+        slow = self.fake.slow.get(str(message.get("method")))
+        if slow is not None:
+            return self._slow(slow, body, new_sid)
         if self.fake.sse:
             return self._stream(body, new_sid, tool.server_request if tool else None)
         self._send(200, body, "application/json", new_sid)
@@ -211,6 +230,27 @@ class _Handler(BaseHTTPRequestHandler):
         lines = [json.dumps(e).encode() for e in events] + [reply]
         body = b"".join(b"event: message\ndata: " + line + b"\n\n" for line in lines)
         self._send(200, body, "text/event-stream", sid)
+
+    def _slow(self, mode: Slow, body: bytes, sid: str | None) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        if sid is not None:
+            self.send_header("Mcp-Session-Id", sid)
+        self.end_headers()
+        pending = b"event: message\ndata: " + body + b"\n\n" if mode == "trickle" else b""
+        ends = time.monotonic() + FAULT_HOLD_S
+        try:
+            while time.monotonic() < ends and not self.fake.stopping.wait(BEAT_S):
+                if mode == "keepalive":
+                    self.wfile.write(b"e\r\n: keep-alive\n\n\r\n")
+                elif mode == "trickle" and pending:
+                    self.wfile.write(b"1\r\n" + pending[:1] + b"\r\n")
+                    pending = pending[1:]
+                self.wfile.flush()
+        except OSError:
+            pass  # the client gave up
+        self.close_connection = True
 
     def _send(self, status: int, body: bytes, kind: str, sid: str | None = None) -> None:
         self.send_response(status)

@@ -5,8 +5,10 @@ HTTP (`POST /_fake/push` with the reply as JSON). Output: real HTTP answers to O
 completions (`…/chat/completions`) and Anthropic messages (`…/v1/messages`), plain JSON or
 server-sent events, with tool calls, usage and stop reasons; and scripted faults: an error
 status with `Retry-After`, a slow answer, a dropped connection, malformed tool-call JSON, a
-stream cut off mid-way, and malformed replies sent as given (`body`, `raw` bytes such as
-gzip garbage or invalid UTF-8, stream `events`). Every request is recorded (path, headers,
+stream cut off mid-way, malformed replies sent as given (`body`, `raw` bytes such as
+gzip garbage or invalid UTF-8, stream `events`), and answers that never complete though
+every read returns in time: a byte at a time (`trickle_s`), keep-alive comments for ever
+(`keepalive_s`), headers and then silence (`stall`). Every request is recorded (path, headers,
 body, timings) for tests to assert the wire format (`server.requests`, or
 `GET /_fake/requests`).
 
@@ -31,7 +33,15 @@ from dataclasses import asdict, dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .fake_wire import ANTHROPIC, OPENAI, FakeReply, FakeToolCall, raw_bytes, scripted_events
+from .fake_wire import (
+    ANTHROPIC,
+    FAULT_HOLD_S,
+    OPENAI,
+    FakeReply,
+    FakeToolCall,
+    raw_bytes,
+    scripted_events,
+)
 from .loopback import LoopbackServer
 
 __all__ = ["FakeProviderServer", "FakeReply", "FakeToolCall", "RecordedRequest", "main"]
@@ -58,6 +68,11 @@ class FakeProviderServer(LoopbackServer):
         self.default_reply = default_reply
         self._httpd = _QuietServer((host, port), _handler_for(self))
         self._httpd.daemon_threads = True
+        self.stopping = threading.Event()  # releases the slow faults' handlers
+
+    def stop(self) -> None:
+        self.stopping.set()
+        super().stop()
 
     @property
     def url(self) -> str:
@@ -112,12 +127,14 @@ class _Handler(BaseHTTPRequestHandler):
         return
 
     def do_GET(self) -> None:
+        self.reply = None
         if self.path.rstrip("/") == "/_fake/requests":
             self._send_json(200, [asdict(r) for r in self.fake.requests])
         else:
             self._send_json(404, {"error": {"message": f"no route {self.path}"}})
 
     def do_POST(self) -> None:
+        self.reply = None  # a kept-alive connection's last answer is not this one's
         raw = self.rfile.read(int(self.headers.get("content-length") or 0))
         try:
             body = json.loads(raw) if raw else None
@@ -148,14 +165,18 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send_json(404, {"error": {"message": f"no route {path}"}})
         self._send_json(200, {"pending": self.fake.pending()})
 
+    reply: FakeReply | None = None  # the answer being written
+
     def _answer(self, wire: str, body: dict[str, Any], record: RecordedRequest) -> None:
-        reply = self.fake._next()
+        reply = self.reply = self.fake._next()
         if reply is None:
             return self._send_json(400, _error_body(wire, "fake server: no scripted reply queued"))
         if reply.delay_s:
             time.sleep(reply.delay_s)
         if reply.drop:
             return self._drop()
+        if reply.stall or reply.keepalive_s:
+            return self._hold(reply, record)
         if reply.status is not None and reply.raw is not None:
             return self._send_bytes(reply.status, raw_bytes(reply.raw), reply.headers)
         if reply.status is not None:
@@ -190,7 +211,40 @@ class _Handler(BaseHTTPRequestHandler):
         for k, v in (headers or {}).items():
             self.send_header(k, v)
         self.end_headers()
-        self.wfile.write(data)
+        self._write(data)
+
+    def _write(self, data: bytes) -> None:
+        """The bytes, at once or (a `trickle_s` fault) one at a time."""
+        reply = self.reply
+        if reply is None or not reply.trickle_s:
+            self.wfile.write(data)
+            return
+        ends = time.monotonic() + FAULT_HOLD_S
+        for i in range(len(data)):
+            self.wfile.write(data[i : i + 1])
+            self.wfile.flush()
+            if self.fake.stopping.wait(reply.trickle_s) or time.monotonic() > ends:
+                return self._drop()
+
+    def _hold(self, reply: FakeReply, record: RecordedRequest) -> None:
+        """Headers of a stream, then keep-alive comments (`keepalive_s`) or nothing
+        (`stall`) until the client hangs up, the server stops or FAULT_HOLD_S passes."""
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("transfer-encoding", "chunked")
+        self.end_headers()
+        self.wfile.flush()
+        record.first_byte_at = time.perf_counter()
+        ends = time.monotonic() + FAULT_HOLD_S
+        beat = reply.keepalive_s or 0.05
+        while time.monotonic() < ends and not self.fake.stopping.wait(beat):
+            if reply.keepalive_s:
+                try:
+                    self.wfile.write(b"e\r\n: keep-alive\n\n\r\n")
+                    self.wfile.flush()
+                except OSError:
+                    return  # the client gave up
+        self._drop()
 
     def _stream(
         self, events: Iterator[bytes], tail: int, reply: FakeReply, record: RecordedRequest
@@ -211,7 +265,16 @@ class _Handler(BaseHTTPRequestHandler):
                 time.sleep(reply.chunk_delay_s)
             if record.first_byte_at is None:
                 record.first_byte_at = time.perf_counter()
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+            if reply.trickle_s:  # one chunk per byte of the event
+                for i in range(len(event)):
+                    self.wfile.write(b"1\r\n%s\r\n" % event[i : i + 1])
+                    self.wfile.flush()
+                    if self.fake.stopping.wait(reply.trickle_s):
+                        return self._drop()
+                continue
+            step = reply.split_bytes or len(event) or 1
+            for i in range(0, len(event), step):  # small pieces, as a slow network reads
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(event[i : i + step]), event[i : i + step]))
         self.wfile.write(b"0\r\n\r\n")
 
     def _drop(self) -> None:

@@ -4,7 +4,9 @@ Input: a `FakeReply` (text, tool calls, usage, finish reason and the fault switc
 server reads) and the model name to report. Output: OpenAI chat-completion and Anthropic
 messages bodies, whole (`message`) or as server-sent events (`events`), byte for byte what
 the real APIs send; `TAIL` events at the end are the ones that say the reply is complete
-(`FakeReply.omit_end` leaves them out).
+(`FakeReply.omit_end` leaves them out). The slow faults (`trickle_s`, `keepalive_s`,
+`stall`) are what a total deadline must end: each read returns in time, the answer never
+completes.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+FAULT_HOLD_S = 120.0  # a slow fault gives up after this, so a lost client frees its thread
 
 
 @dataclass
@@ -43,6 +47,12 @@ class FakeReply:
     drop: bool = False  # close the connection without answering
     truncate_after: int | None = None  # stream: cut the connection after this many events
     omit_end: bool = False  # stream: end cleanly, without the events that finish the reply
+    # Slow servers (a total deadline's faults): each fault holds the answer at most
+    # `FAULT_HOLD_S`, or until the client hangs up or the server stops
+    trickle_s: float = 0.0  # send the answer one byte at a time, this long apart
+    keepalive_s: float = 0.0  # stream: keep-alive comments this often, never an event
+    stall: bool = False  # send the status and headers, then nothing
+    split_bytes: int | None = None  # stream: each event in chunks of this many bytes
     model: str | None = None
     # Malformed replies, sent as given instead of the rendered one (the fault tests of item 17):
     body: Any = None  # a JSON value sent as the whole (non-streamed) reply

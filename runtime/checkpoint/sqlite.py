@@ -25,7 +25,7 @@ from agentc.runtime.algo import Task
 from agentc.runtime.barriers import Waits
 from agentc.runtime.channels import MISSING, DeltaKind
 from agentc.runtime.errors import AgentcRuntimeError, CheckpointWriteError, DamagedCheckpointError
-from agentc.runtime.serde import decode, encode
+from agentc.runtime.serde import TypeAllowlist, decode, encode
 from agentc.runtime.sqlitedb import connect, is_damaged
 from agentc.runtime.threadlock import FileClaims, LocalClaims, ThreadClaim
 
@@ -63,8 +63,9 @@ _ANY = object()  # `_load` without a parent to check
 class SqliteCheckpointer:
     blocking = True
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, types: TypeAllowlist | None = None) -> None:
         self.path = path
+        self.types = types  # D6: what a load may rebuild (None: every registered type)
         with self._db(None, writing=True):
             self._conn = connect(path)
         self._lock = threading.Lock()
@@ -102,7 +103,7 @@ class SqliteCheckpointer:
     ) -> Checkpoint:
         """One row back as a `Checkpoint`; anything but what `put` wrote is damage."""
         try:
-            ckpt = _decode_checkpoint(json.loads(data))
+            ckpt = _decode_checkpoint(json.loads(data), self.types)
         except AgentcRuntimeError:
             raise
         except _DAMAGE as e:
@@ -223,7 +224,11 @@ class SqliteCheckpointer:
             ).fetchall()
         try:
             return [
-                (tid, WriteKind(kind), _read_payload(WriteKind(kind), decode(json.loads(data))))
+                (
+                    tid,
+                    WriteKind(kind),
+                    _read_payload(WriteKind(kind), decode(json.loads(data), self.types)),
+                )
                 for tid, kind, data in rows
             ]
         except AgentcRuntimeError:
@@ -280,19 +285,19 @@ def _encode_task(t: Task) -> list[Any]:
     return base if t.arg is MISSING else [*base, encode(t.arg)]
 
 
-def _decode_checkpoint(d: dict[str, Any]) -> Checkpoint:
+def _decode_checkpoint(d: dict[str, Any], types: TypeAllowlist | None = None) -> Checkpoint:
     return Checkpoint(
         id=d["id"],
         parent_id=d["parent"],
         step=d["step"],
         source=CheckpointSource(d["source"]),
-        deltas={k: (_DK_BACK[kind], decode(p)) for k, (kind, p) in d["deltas"].items()},
+        deltas={k: (_DK_BACK[kind], decode(p, types)) for k, (kind, p) in d["deltas"].items()},
         versions=d["versions"],
         seen=d["seen"],
         ran=tuple(d["ran"]),
         created_at=d["at"],
         next=tuple(
-            Task(t[0], t[1], (t[2], t[3]), decode(t[4]) if len(t) > 4 else MISSING)
+            Task(t[0], t[1], (t[2], t[3]), decode(t[4], types) if len(t) > 4 else MISSING)
             for t in d["next"]
         ),
         waits=Waits.from_json(d.get("waits")),

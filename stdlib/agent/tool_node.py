@@ -10,6 +10,16 @@ Seats: E1 (an unknown tool is answered and the run goes on; with middleware it r
 middleware first, as langchain 1.4.10's ToolNode does), E5 (several calls of one task run
 concurrently and answer in listed order), A7/A9 (tools keyed by name, MCP tools merged in
 at the first call); running one call (E2–E4, B8, E11) is `stdlib/tools.py`.
+
+Timeouts. F2: when the step's `step_timeout` runs out, the calls that finished keep their
+answers and each call still running is answered with an error the model reads (`STEP_CUT`
+reaches this node as a cancellation it answers), so the run goes on to the model instead
+of failing and no finished call runs again — a deliberate divergence from LangGraph
+there (docs/divergences.md, F2: LangGraph raises after the running sync call returns).
+A tool's own `timeout` (`@tool(timeout=30)`, an MCP tool's) bounds each of its calls: a
+call that runs out is an error answer too; the bound sits inside the agent's
+`wrap_tool_call` chain, so middleware sees the answer, not an exception. E6: when a call
+fails, its siblings of the same task are waited for before the failure is raised.
 """
 
 from __future__ import annotations
@@ -19,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...ir import Graph, HookPoint, NodeSpec
+from ...runtime.inline import cut_by_step, deadline_scope
 from ...runtime.types import BindEnv, Command, RunConfig, RunContext, factory
 from ..messages import ToolCall, ToolMessage
 from ..middleware.base import AgentRuntime, ToolCallRequest, tool_call_dict
@@ -33,6 +44,15 @@ if TYPE_CHECKING:
     from ..mcp import McpToolset
 
 Update = dict[str, Any] | Command | list[Any]
+
+STEP_TIMEOUT_TEMPLATE = (
+    "Error: the tool `{name}` did not answer before the step's time limit (`step_timeout`) "
+    "ran out; it was stopped waiting for, and its answer is lost."
+)
+TOOL_TIMEOUT_TEMPLATE = (
+    "Error: the tool `{name}` did not answer within {seconds:g} s (its timeout); it was "
+    "stopped waiting for, and its answer is lost."
+)
 
 
 class ToolRunner:
@@ -69,8 +89,29 @@ class ToolRunner:
         )
         key = self.messages
         if len(calls) == 1:
-            return as_update(await self.run_one(calls[0], env), key)
-        results = await asyncio.gather(*(self.run_one(c, env) for c in calls))
+            try:
+                return as_update(await self.run_one(calls[0], env), key)
+            except asyncio.CancelledError as exc:
+                if not cut_by_step(exc):
+                    raise
+                return as_update(cut_message(calls[0]), key)  # F2: the step ran out
+        runs = [asyncio.ensure_future(self.run_one(c, env)) for c in calls]
+        together = asyncio.gather(*runs)  # E5: concurrent; the first failure raises
+        try:
+            await asyncio.wait([together])  # a cancel of this task reaches here as sent
+        except asyncio.CancelledError as exc:
+            together.cancel(exc.args[0] if exc.args else None)
+            await asyncio.wait([together, *runs])  # each call hears it; finished ones stay
+            together.cancelled() or together.exception()  # retrieved: no "never retrieved"
+            if not cut_by_step(exc):
+                raise
+            results = [_answered(run, call) for run, call in zip(runs, calls, strict=True)]
+        else:
+            if together.exception() is not None:
+                # E6: as LangGraph's ToolNode (its executor's `with` block waits), a failing
+                # call is raised once its siblings finished: their effects belong to the run
+                await asyncio.wait(runs)
+            results = together.result()
         return _merge_updates([as_update(r, key) for r in results], key)  # E5: listed order
 
     def _calls(self, state: Mapping[str, Any]) -> tuple[list[ToolCall], Mapping[str, Any]]:
@@ -107,7 +148,7 @@ class ToolRunner:
         t = self.tools.get(call.name)
         if t is None:
             return unknown_tool_message(call, list(self.tools))  # E1
-        return await run_tool(t, call, env)
+        return await run_bounded(t, call, env)
 
     async def execute(self, request: ToolCallRequest) -> ToolResult:
         """The innermost handler: the (possibly edited) call run by its tool."""
@@ -115,7 +156,45 @@ class ToolRunner:
         call = ToolCall(name=raw["name"], args=dict(raw.get("args") or {}), id=raw.get("id"))
         if request.tool is None:
             return unknown_tool_message(call, list(self.tools))  # E1
-        return await run_tool(request.tool, call, _call_env(request))
+        return await run_bounded(request.tool, call, _call_env(request))
+
+
+async def run_bounded(t: Tool, call: ToolCall, env: CallEnv) -> ToolResult:
+    """One call under its tool's own timeout: a call that runs out is answered with an
+    error (an async body is cancelled; a sync one runs on in its pool thread, its result
+    dropped: a thread cannot be stopped)."""
+    if t.timeout_s is None:
+        return await run_tool(t, call, env)
+    scope = asyncio.timeout(t.timeout_s)
+    try:
+        with deadline_scope():  # a sync body runs in the pool, where the deadline can fire
+            async with scope:
+                return await run_tool(t, call, env)
+    except TimeoutError:
+        if not scope.expired():  # the tool's own TimeoutError, not our deadline
+            raise
+        text = TOOL_TIMEOUT_TEMPLATE.format(name=call.name, seconds=t.timeout_s)
+        return ToolMessage(content=text, name=call.name, tool_call_id=call.id or "", status="error")
+
+
+def cut_message(call: ToolCall) -> ToolMessage:
+    """F2: the answer of a call the step's time limit cut."""
+    return ToolMessage(
+        content=STEP_TIMEOUT_TEMPLATE.format(name=call.name),
+        name=call.name,
+        tool_call_id=call.id or "",
+        status="error",
+    )
+
+
+def _answered(run: asyncio.Future[ToolResult], call: ToolCall) -> ToolResult:
+    """A call's answer after a step cut: its own if it finished, else `cut_message`."""
+    if run.cancelled():
+        return cut_message(call)
+    exc = run.exception()
+    if exc is not None:
+        raise exc
+    return run.result()
 
 
 def _call_env(request: ToolCallRequest) -> CallEnv:

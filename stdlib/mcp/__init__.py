@@ -2,7 +2,7 @@
 the server's tools given to the model. `client.py` speaks JSON-RPC over streamable HTTP;
 `tools.py` turns the server's tools into agent tools and its replies into tool messages."""
 
-from .client import McpError, McpServerRequestError
+from .client import McpError, McpServerRequestError, McpTimeoutError
 from .tools import (
     McpToolError,
     McpToolNameClashError,
@@ -17,6 +17,7 @@ from .tools import (
 __all__ = [
     "McpError",
     "McpServerRequestError",
+    "McpTimeoutError",
     "McpToolError",
     "McpToolNameClashError",
     "McpToolNotFoundError",

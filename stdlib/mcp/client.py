@@ -22,10 +22,18 @@ deeply to decode, bytes that are not UTF-8, an `Mcp-Session-Id` that is not visi
 input-request params that are not an object; never a raw TypeError, RecursionError or
 UnicodeError. The connection pool and the event-stream reader are the providers'
 (`providers/http.py`); this module and that one are the only ones that import `httpx`.
+
+Deadlines: httpx's timeouts bound each read, so a server that stalls, or streams keep-alive
+comments for ever, would hold a run for good. Every operation here has a total deadline
+instead, from opening its session to closing it: `list_tools` CONNECT_TIMEOUT_S (10 s),
+`call_tool` CALL_TIMEOUT_S (30 s), each overridden by the `use` line's options; an
+operation that runs out raises `McpTimeoutError`. (The tools node answers a tool call that
+runs out as a tool error instead, before this deadline: `mcp/tools.py`.)
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -49,19 +57,31 @@ MAX_PAGES = 1000  # a server that keeps handing out cursors is broken, not large
 # a tool's input schema deeper than this is refused: the model's provider, pydantic and
 # json would each recurse through it (real schemas nest a handful of levels)
 MAX_SCHEMA_DEPTH = 64
+CONNECT_TIMEOUT_S = 10.0  # initialize and list every page of tools
+CALL_TIMEOUT_S = 30.0  # one tools/call, its session included
 
 
 class McpError(ProviderError):
     """The server could not be reached, broke the protocol or answered a JSON-RPC error."""
+
+    code = "mcp-error"
 
     def __init__(self, url: str, message: str, status: int | None = None) -> None:
         super().__init__(f"MCP server {url}", message, status=status)
         self.url = url
 
 
+class McpTimeoutError(McpError):
+    """An operation did not finish within its total deadline (a stalled or trickling server)."""
+
+    code = "mcp-timeout"
+
+
 class McpServerRequestError(McpError):
     """D23: the server asked the client something (sampling, roots, elicitation) that
     agentc does not answer."""
+
+    code = "mcp-server-request"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,9 +116,27 @@ class McpInputRequired:
 
 
 async def list_tools(url: str, timeout_s: float | None = None) -> list[McpToolInfo]:
-    """A9: every tool the server lists, following `nextCursor` to the last page."""
+    """A9: every tool the server lists, following `nextCursor` to the last page, within
+    `timeout_s` in all (None: CONNECT_TIMEOUT_S)."""
+    bound = CONNECT_TIMEOUT_S if timeout_s is None else timeout_s
+    try:
+        async with asyncio.timeout(bound):
+            return await _list_pages(url)
+    except TimeoutError:
+        raise _timed_out(url, "tools/list", bound, "connect_timeout") from None
+
+
+def _timed_out(url: str, what: str, seconds: float, option: str) -> McpTimeoutError:
+    return McpTimeoutError(
+        url,
+        f"{what} did not finish within {seconds:g} s (raise it with "
+        f'`use "{url}" as name {{ {option}: 60s }}`)',
+    )
+
+
+async def _list_pages(url: str) -> list[McpToolInfo]:
     tools: list[McpToolInfo] = []
-    async with session(url, timeout_s) as s:
+    async with session(url) as s:
         cursor, seen = None, set()
         for _ in range(MAX_PAGES):
             result = await s.request("tools/list", {"cursor": cursor} if cursor else {})
@@ -126,7 +164,8 @@ async def call_tool(
     answers: Mapping[str, Any] | None = None,
     timeout_s: float | None = None,
 ) -> McpCallResult | McpInputRequired:
-    """One `tools/call`; a JSON-RPC error (an unknown tool, bad params) raises McpError.
+    """One `tools/call` within `timeout_s` in all (None: CALL_TIMEOUT_S); a JSON-RPC
+    error (an unknown tool, bad params) raises McpError.
 
     D22: a result of type `input_required` comes back as `McpInputRequired`; the call is
     then made again with `retry` (that result: its `requestState` is echoed back) and
@@ -136,8 +175,13 @@ async def call_tool(
         params["inputResponses"] = dict(answers or {})
         if retry.request_state is not None:
             params["requestState"] = retry.request_state
-    async with session(url, timeout_s) as s:
-        result = await s.request("tools/call", params)
+    bound = CALL_TIMEOUT_S if timeout_s is None else timeout_s
+    try:
+        async with asyncio.timeout(bound):
+            async with session(url) as s:
+                result = await s.request("tools/call", params)
+    except TimeoutError:
+        raise _timed_out(url, f"tools/call `{name}`", bound, "timeout") from None
     if result.get("resultType") == INPUT_REQUIRED:
         return _input_required(url, result)
     content = _list(url, result, "content")
@@ -232,14 +276,14 @@ def _json_type(value: object) -> str:
 
 
 @asynccontextmanager
-async def session(url: str, timeout_s: float | None = None) -> AsyncIterator[Session]:
-    """An initialized session, ended with DELETE when the server gave it an id."""
+async def session(url: str) -> AsyncIterator[Session]:
+    """An initialized session, ended with DELETE when the server gave it an id (the
+    operation's deadline bounds it all; httpx's own timeouts bound each read)."""
     s = Session(
         url,
         client_for(
             Endpoint(provider="mcp", base_url=url, connect_timeout_s=DEFAULT_CONNECT_TIMEOUT_S)
         ),
-        timeout_s,
     )
     await s.initialize()
     try:
@@ -251,8 +295,8 @@ async def session(url: str, timeout_s: float | None = None) -> AsyncIterator[Ses
 class Session:
     """One MCP session: numbered requests, the session id the server assigned."""
 
-    def __init__(self, url: str, client: httpx.AsyncClient, timeout_s: float | None) -> None:
-        self.url, self.client, self.timeout_s = url, client, timeout_s
+    def __init__(self, url: str, client: httpx.AsyncClient) -> None:
+        self.url, self.client = url, client
         self.session_id: str | None = None
         self.protocol: str | None = None
         self._next_id = 0
@@ -298,10 +342,7 @@ class Session:
         return headers
 
     async def _post(self, body: bytes) -> httpx.Response:
-        timeout = httpx.USE_CLIENT_DEFAULT if self.timeout_s is None else self.timeout_s
-        request = self.client.build_request(
-            "POST", self.url, content=body, headers=self._headers(), timeout=timeout
-        )
+        request = self.client.build_request("POST", self.url, content=body, headers=self._headers())
         try:
             return await self.client.send(request, stream=True)
         except httpx.HTTPError as exc:  # E12: a transport failure stops the run

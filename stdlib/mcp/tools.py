@@ -29,6 +29,11 @@ Seats held here:
   continuation round with no questions and a request the server sends on its own (the
   legacy elicitation path) raise. Every question needs an answer; form content is passed
   on unchecked.
+- Deadlines (agentc's: langchain-mcp-adapters waits as long as httpx lets it): listing a
+  server's tools must finish within its `connect_timeout` (default 10 s) or the run stops
+  (`McpTimeoutError`); each tool call is a tool with `timeout_s` (its `timeout`, default
+  30 s), so a call that runs out is answered to the model as a tool error
+  (`agent/tool_node.py`) and the run goes on.
 """
 
 from __future__ import annotations
@@ -45,9 +50,11 @@ from ...runtime import interrupt
 from ...runtime.errors import AgentcRuntimeError, ResumeValidationError
 from ..tools import Tool, ToolException
 from .client import (
+    CALL_TIMEOUT_S,
     McpError,
     McpInputRequired,
     McpServerRequestError,
+    McpTimeoutError,
     McpToolInfo,
     call_tool,
     list_tools,
@@ -197,14 +204,23 @@ def refuse_shadowing(local: Sequence[Tool], mcp: Sequence[Tool]) -> None:
         )
 
 
+# the client's own deadline on a call outlasts the tool's by this much: the tools node's
+# answer to the model comes first, the client's error only for a caller without one
+_BACKSTOP_S = 1.0
+
+
 def mcp_tool(url: str, info: McpToolInfo, ref: McpToolRef | None = None) -> Tool:
     """A `Tool` that calls `info` on the server at `url` (B10, E2, E12, D22)."""
+    bound = ref.timeout_s if ref is not None and ref.timeout_s is not None else CALL_TIMEOUT_S
+    backstop = bound + _BACKSTOP_S
 
     async def call(**arguments: Any) -> tuple[list[dict[str, Any]], Any]:
-        result = await call_tool(url, info.name, arguments)
+        result = await call_tool(url, info.name, arguments, timeout_s=backstop)
         while isinstance(result, McpInputRequired):  # D22: one interrupt per round
             answers = ask(url, info.name, result)
-            result = await call_tool(url, info.name, arguments, retry=result, answers=answers)
+            result = await call_tool(
+                url, info.name, arguments, retry=result, answers=answers, timeout_s=backstop
+            )
         try:
             blocks = [convert_block(b) for b in result.content]
         except ValueError as exc:  # E12: unconvertible content (UnconvertibleContent …)
@@ -228,6 +244,7 @@ def mcp_tool(url: str, info: McpToolInfo, ref: McpToolRef | None = None) -> Tool
         handle_tool_error=_handle_error,
         accepts=frozenset(schema.get("properties") or ()),
         raw_args=True,
+        timeout_s=bound,
     )
 
 
@@ -303,11 +320,8 @@ def build_responses(requests: Mapping[str, Any], resume: object, tool: str) -> d
                 f"the answer for `{key}` has action {action!r}; "
                 "expected 'accept', 'decline' or 'cancel'"
             )
-        out[key] = (
-            {"action": action, "content": answer.get("content")}
-            if action == "accept"
-            else {"action": action}
-        )
+        given = answer.get("content")  # D22: an accept without content sends none (a link)
+        out[key] = {"action": action, "content": given} if given is not None else {"action": action}
     return out
 
 
@@ -333,7 +347,7 @@ class McpToolset:
     async def _list(self) -> tuple[Tool, ...]:
         listed: dict[str, list[McpToolInfo]] = {}
         for url in dict.fromkeys(r.url for r in self.refs):  # A9: each server once
-            listed[url] = await list_tools(url)
+            listed[url] = await list_tools(url, _connect_timeout(self.refs, url))
         picked: dict[str, Tool] = {}
         origin: dict[str, McpToolRef] = {}
         for ref in self.refs:
@@ -349,6 +363,12 @@ class McpToolset:
                 picked[info.name] = mcp_tool(ref.url, info, ref)
         self._tools = tuple(picked.values())
         return self._tools
+
+
+def _connect_timeout(refs: Sequence[McpToolRef], url: str) -> float | None:
+    """The tightest `connect_timeout` the `use` lines naming `url` give (None: default)."""
+    given = [r.connect_timeout_s for r in refs if r.url == url and r.connect_timeout_s]
+    return min(given) if given else None
 
 
 def _clash(first: McpToolRef, second: McpToolRef, name: str) -> McpToolNameClashError:
@@ -385,6 +405,7 @@ def _select(ref: McpToolRef, infos: list[McpToolInfo]) -> list[McpToolInfo]:
 
 __all__ = [
     "McpError",
+    "McpTimeoutError",
     "McpToolError",
     "McpToolNameClashError",
     "McpToolNotFoundError",

@@ -1,7 +1,8 @@
 """`model_retry` and `tool_retry` (E8, E3/E6): failed calls tried again with backoff.
 
 Input: `max_retries` (2), `retry_on` (exception class names, or a function exception →
-bool; empty: every exception), `on_failure` ("continue": answer with a failure message,
+bool; empty: every exception but a model error the provider marked final, 400 or 401,
+as LangChain's default), `on_failure` ("continue": answer with a failure message,
 "error": raise, or a function exception → text), `backoff_factor` (2.0), `initial_delay`
 (1.0 s), `max_delay` (60 s), `jitter` (±25%); `tools` limits tool retries to those names.
 Output: the first success, else the failure handled as `on_failure` says, with langchain
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from typing import Literal, TypedDict, TypeVar, Unpack
 
 from ..messages import AIMessage, ToolMessage
+from ..providers.errors import ProviderError
 from ..tools import Tool, ToolResult
 from .base import (
     CONTROL_SIGNALS,
@@ -111,8 +113,8 @@ class RetryPolicy:
     def retries(self, exc: Exception) -> bool:
         if callable(self.retry_on):
             return bool(self.retry_on(exc))
-        if not self.retry_on:
-            return True
+        if not self.retry_on:  # E8, as LangChain's default: a model error says if it may
+            return exc.retryable if isinstance(exc, ProviderError) else True
         names = {c.__name__ for c in type(exc).__mro__}
         return any(n in names for n in self.retry_on)
 

@@ -8,10 +8,8 @@ a later one is sent in place only when the profile allows it and it follows a us
 assistant turn ending in a server tool result, or another in-place system message; else it
 is an error when a leading one exists, and is moved to the top with a warning when none
 does); tool calls are `tool_use` blocks and tool replies `tool_result` blocks in a user turn;
-`tool_choice="any"` is `{type: any}` (B6); `max_tokens` is required by the API, so the profile's
-maximum output (or 4096) is sent when the file sets none; a reply or event not of this wire's
-shape is a `ProviderReplyError` naming the place (shape.py).
-"""
+`tool_choice="any"` is `{type: any}` (B6); the API requires `max_tokens`: the profile's (or
+4096) when the file sets none; a reply or event of another shape is `ProviderReplyError`."""
 
 from __future__ import annotations
 
@@ -58,6 +56,8 @@ AUTH = AuthStyle("x-api-key", bearer=False, fixed={"anthropic-version": API_VERS
 class SystemMessagePlacementError(ProviderError):
     """B9: a system message later in the history that Anthropic cannot take there."""
 
+    code = "system-message-placement"
+
 
 class AnthropicChatModel(HttpChatModel):
     PATH = PATH
@@ -70,9 +70,9 @@ class AnthropicChatModel(HttpChatModel):
         endpoint = self._settings.endpoint
         async with open_response(
             endpoint, PATH, self.body(request, stream=True), stream=True
-        ) as response:
+        ) as opened:
             reader = _StreamReader(self.provider)
-            async for event in iter_sse(endpoint, response):
+            async for event in iter_sse(endpoint, opened.response, opened.deadline):
                 try:
                     delta = reader.read(event.data)
                 except SHAPE_ERRORS as exc:

@@ -14,8 +14,10 @@ REDACTED = "[REDACTED]"
 
 
 class ProviderError(Exception):
-    """A model call that failed; names the provider, the status and the provider's message."""
+    """A model call that failed; names the provider, the status and the provider's message.
+    `code` is a stable slug like the runtime errors' (docs/errors.md)."""
 
+    code = "provider-error"
     retry_after_s: float | None = None  # how long the server asked us to wait, if it did
 
     def __init__(
@@ -32,18 +34,26 @@ class ProviderError(Exception):
 class ProviderStatusError(ProviderError):
     """The provider answered with an error status."""
 
+    code = "provider-status"
+
 
 class ProviderConnectionError(ProviderError):
     """No usable answer: connection refused or dropped, or a timeout."""
+
+    code = "provider-unreachable"
 
 
 class ProviderStreamError(ProviderError):
     """A stream that broke off or carried an error event."""
 
+    code = "provider-stream"
+
 
 class ProviderReplyError(ProviderError):
     """A reply agentc cannot read: not JSON, nested too deep, undecodable, or not the shape
     of the provider's API. Says which provider sent it and what was wrong."""
+
+    code = "provider-reply"
 
     def __init__(self, provider: str, problem: str, status: int | None = None) -> None:
         super().__init__(provider, problem, status=status)
@@ -54,6 +64,8 @@ class ProviderReplyError(ProviderError):
 
 class MissingAPIKeyError(ProviderError):
     """The environment variable that should hold the API key is unset or empty."""
+
+    code = "missing-api-key"
 
 
 # ---------------------------------------------------------------- secrets

@@ -12,6 +12,20 @@ offers it; retries follow the SDKs (E8: max_retries 2, exponential backoff with 
 that cannot be decoded (bad Content-Encoding, invalid UTF-8, JSON nested too deeply) is a
 `ProviderReplyError`; secrets never appear in reprs or error text. `httpx` is imported
 here and in the MCP client only.
+
+Deadlines: httpx's timeout bounds each read, so a server that trickles a byte a second, or
+streams keep-alive comments for ever, would never time out. A model's `timeout` is also a
+total deadline on each attempt (`Endpoint.deadline_s`): from sending the request to the
+last byte of its body, a streamed body included (`Opened.deadline`, checked at every read
+of `iter_sse`). Without a `timeout` there is none (a long stream may rightly run for many
+minutes), only the SDKs' 600 s per read.
+An attempt that runs out before its response is handed over is a timeout the SDKs retry
+(E8: `max_retries`, as the OpenAI and Anthropic SDKs retry `APITimeoutError`); a stream
+that runs out after its first event reached the caller is not replayed and fails the call
+(`ProviderStreamError`). The SDKs' own `timeout` is per read (httpx's); agentc's bounds
+the whole answer, since only that ends a hung call (docs/divergences.md, E8).
+
+Event streams are read in linear time: a line's pieces are joined once, when it ends.
 """
 
 from __future__ import annotations
@@ -85,8 +99,9 @@ class Endpoint:
     provider: str
     base_url: str
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
-    timeout_s: float | None = DEFAULT_TIMEOUT_S
+    timeout_s: float | None = DEFAULT_TIMEOUT_S  # httpx's: each read
     connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S
+    deadline_s: float | None = None  # each attempt's whole answer (a model's `timeout`)
     max_retries: int = DEFAULT_MAX_RETRIES
     rate_limit: RateLimit | None = None
 
@@ -218,30 +233,38 @@ def _connection_error(endpoint: Endpoint, exc: Exception) -> ProviderError:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A 2xx response open for reading, and the loop time its body must be read by."""
+
+    response: httpx.Response
+    deadline: float | None  # `asyncio.get_running_loop().time()`; None: no total bound
+
+
 @asynccontextmanager
 async def open_response(
     endpoint: Endpoint, path: str, body: dict[str, Any], stream: bool
-) -> AsyncIterator[httpx.Response]:
+) -> AsyncIterator[Opened]:
     """POST with retries until a 2xx response arrives; yields it open for reading.
 
     Retries happen only before the response is handed over, so a stream is never replayed
     after its first byte reached the caller.
     """
-    response = await _send_with_retries(endpoint, path, body, stream)
+    opened = await _send_with_retries(endpoint, path, body, stream)
     try:
-        yield response
+        yield opened
     finally:
-        await response.aclose()
+        await opened.response.aclose()
 
 
 async def _send_with_retries(
     endpoint: Endpoint, path: str, body: dict[str, Any], stream: bool
-) -> httpx.Response:
+) -> Opened:
     content = _dumps(body)
     attempt = 0
     while True:
         try:
-            return await _send_once(endpoint, path, content, stream)
+            return await _attempt(endpoint, path, content, stream)
         except ProviderError as err:
             if not err.retryable or attempt >= endpoint.max_retries:
                 raise
@@ -250,10 +273,33 @@ async def _send_with_retries(
         await asyncio.sleep(wait if wait is not None else backoff_s(attempt - 1))
 
 
-async def _send_once(endpoint: Endpoint, path: str, content: bytes, stream: bool) -> httpx.Response:
+async def _attempt(endpoint: Endpoint, path: str, content: bytes, stream: bool) -> Opened:
+    """One try under the total deadline (a rate limiter's wait is not part of it)."""
     bucket = _bucket_for(endpoint)
     if bucket is not None:
         await bucket.acquire()
+    if endpoint.deadline_s is None:
+        return Opened(await _send_once(endpoint, path, content, stream), None)
+    deadline = asyncio.get_running_loop().time() + endpoint.deadline_s
+    try:
+        async with asyncio.timeout_at(deadline):
+            return Opened(await _send_once(endpoint, path, content, stream), deadline)
+    except TimeoutError:
+        raise _deadline_error(endpoint, retryable=True) from None
+
+
+def _deadline_error(endpoint: Endpoint, retryable: bool) -> ProviderError:
+    assert endpoint.deadline_s is not None
+    kind = ProviderConnectionError if retryable else ProviderStreamError
+    return kind(
+        endpoint.provider,
+        f"timed out calling {endpoint.base_url}: no complete answer within the "
+        f"{endpoint.deadline_s:g} s `timeout`",
+        retryable=retryable,
+    )
+
+
+async def _send_once(endpoint: Endpoint, path: str, content: bytes, stream: bool) -> httpx.Response:
     client = client_for(endpoint)
     request = client.build_request(
         "POST", endpoint.url(path), content=content, headers=dict(endpoint.headers)
@@ -297,8 +343,8 @@ async def post_json(endpoint: Endpoint, path: str, body: dict[str, Any]) -> dict
     The whole body is read inside `send`, so a body that breaks off is a connection error
     and is retried like one.
     """
-    async with open_response(endpoint, path, body, stream=False) as response:
-        return _decode_json(endpoint, response.content)
+    async with open_response(endpoint, path, body, stream=False) as opened:
+        return _decode_json(endpoint, opened.response.content)
 
 
 def _decode_json(endpoint: Endpoint, raw: bytes) -> dict[str, Any]:
@@ -330,15 +376,25 @@ class SSEvent:
     data: str
 
 
-async def iter_sse(endpoint: Endpoint, response: httpx.Response) -> AsyncIterator[SSEvent]:
-    """Decode `text/event-stream`; a connection that drops mid-stream is a ProviderStreamError."""
+async def iter_sse(
+    endpoint: Endpoint, response: httpx.Response, deadline: float | None = None
+) -> AsyncIterator[SSEvent]:
+    """Decode `text/event-stream`; a connection that drops mid-stream is a ProviderStreamError,
+    a stream still going at `deadline` (loop time) one that says the `timeout` ran out."""
     event: str | None = None
     data: list[str] = []
-    rest = b""
+    rest: list[bytes] = []  # the pieces of a line whose end has not arrived yet
     try:
-        async for chunk in response.aiter_bytes():
-            lines = (rest + chunk).split(b"\n")
-            rest = lines.pop()
+        async for chunk in _chunks(endpoint, response, deadline):
+            if b"\n" not in chunk:
+                rest.append(chunk)
+                continue
+            lines = chunk.split(b"\n")
+            if rest:
+                rest.append(lines[0])
+                lines[0] = b"".join(rest)
+            tail = lines.pop()
+            rest = [tail] if tail else []
             for line in lines:
                 line = line.rstrip(b"\r")
                 if line:
@@ -358,6 +414,26 @@ async def iter_sse(endpoint: Endpoint, response: httpx.Response) -> AsyncIterato
         ) from None
     if data:
         yield SSEvent(event, "\n".join(data))
+
+
+async def _chunks(
+    endpoint: Endpoint, response: httpx.Response, deadline: float | None
+) -> AsyncIterator[bytes]:
+    """The body's reads, each bounded by what is left of the total deadline."""
+    reads = response.aiter_bytes()
+    if deadline is None:
+        async for chunk in reads:
+            yield chunk
+        return
+    while True:
+        try:
+            async with asyncio.timeout_at(deadline):
+                chunk = await anext(reads, None)
+        except TimeoutError:
+            raise _deadline_error(endpoint, retryable=False) from None
+        if chunk is None:
+            return
+        yield chunk
 
 
 def _sse_field(line: bytes, event: str | None, data: list[str]) -> str | None:

@@ -62,9 +62,9 @@ class OpenAIChatModel(HttpChatModel):
         endpoint = self._settings.endpoint
         async with open_response(
             endpoint, PATH, self.body(request, stream=True), stream=True
-        ) as response:
+        ) as opened:
             reader = _StreamReader(self.provider)
-            async for event in iter_sse(endpoint, response):
+            async for event in iter_sse(endpoint, opened.response, opened.deadline):
                 if event.data == "[DONE]":
                     reader.done = True
                     break
@@ -113,7 +113,10 @@ def format_message(m: BaseMessage) -> dict[str, Any]:
     elif isinstance(m, ToolMessage):
         out = {"role": "tool", "tool_call_id": m.tool_call_id, "content": _text_content(m)}
     elif isinstance(m, SystemMessage):
-        out = {"role": "system", "content": _text_content(m)}
+        # A6: a message read from role `developer` keeps that role on the wire.
+        developer = m.additional_kwargs.get("__openai_role__") == "developer"
+        role = "developer" if developer else "system"
+        out = {"role": role, "content": _text_content(m)}
     elif isinstance(m, HumanMessage):
         out = {"role": "user", "content": format_content(m.content)}
     else:

@@ -5,7 +5,8 @@ directory of the `.agent` file that named it. Output: a `ChatModel`. The provide
 format (from `stdlib/data/providers.json`) picks a factory `(spec, base_dir) -> ChatModel`
 whose wire module is imported only when first used (the HTTP wires load httpx); a provider
 whose wire agentc does not speak yet is a clear `UnsupportedProviderError`, never an import
-error.
+error. A spec with a `factory`, or whose provider an installed package serves, is built by
+`plugins.py`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from ...ir import ModelSpec, SourceSpan
 from .base import ChatModel
+from .plugins import from_entry_point, from_factory
 from .resolve import UnknownModelError, Wire, parse_model_string, provider_info
 
 Factory = Callable[[ModelSpec, str], ChatModel]
@@ -55,8 +57,15 @@ class UnsupportedProviderError(UnknownModelError):
 
 
 def resolve_model(spec: ModelSpec, base_dir: str = ".") -> ChatModel:
-    """The chat model for `spec`; options come from the `.agent` file, keys from the env."""
+    """The chat model for `spec`; options come from the `.agent` file, keys from the env.
+
+    A factory named in the file, or a provider an installed package declares, builds the
+    model itself (plugins.py); the shipped wires come from the provider table."""
+    if spec.factory is not None:
+        return from_factory(spec, spec.factory, base_dir)
     info = provider_info(spec.provider)
+    if info.plugin:
+        return from_entry_point(spec)
     if info.wire is None:
         raise UnsupportedProviderError(
             f"provider `{spec.provider}` is not supported by agentc yet; use `openai`, "
@@ -88,7 +97,11 @@ def endpoint_for(spec: ModelSpec) -> str:
     """A3: where calls for `spec` go, without reading the key (`agentc explain`, `--verbose`)."""
     from .settings import base_url_for  # loads httpx: only when an endpoint is asked for
 
+    if spec.factory is not None:
+        return f"{spec.factory.key} (a model factory)"
     info = provider_info(spec.provider)
+    if info.plugin:
+        return f"{spec.provider} (an installed provider)"
     if info.wire is None or info.wire is Wire.SCRIPTED:
         return f"{spec.provider} (no network)" if info.wire else f"{spec.provider} (unsupported)"
     path = "v1/messages" if info.wire is Wire.ANTHROPIC else "chat/completions"

@@ -3,12 +3,15 @@
 Input: a model string such as `openai:gpt-4o-mini`, `claude-sonnet-4-5` or `llama3:8b`.
 Output: `(provider_key, model_name)`, or `UnknownModelError`. Pure and data-driven: the
 provider table and the ordered name-prefix table live in `stdlib/data/providers.json`, which
-the compiler also reads as data. No I/O beyond reading that file once.
+the compiler also reads as data; a prefix the table lacks may be an installed provider (an
+entry point of `agentc.providers`, read as metadata). Shipped providers win a shared prefix.
+No I/O beyond reading that file and the entry-point metadata once.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -35,12 +38,22 @@ class ProviderInfo:
     base_url_env: str | None
     api_key_env: str | None
     langchain: bool
+    plugin: bool = False  # served by an installed package (entry-point group agentc.providers)
 
 
 @dataclass(frozen=True, slots=True)
 class ProviderTable:
     providers: Mapping[str, ProviderInfo]
     inference: tuple[tuple[str, str], ...]
+
+
+ENTRY_POINT_GROUP = "agentc.providers"  # read by compiler/models.py too
+
+
+@functools.cache
+def plugin_providers() -> Mapping[str, importlib.metadata.EntryPoint]:
+    """Installed prefix → entry point; reading it imports none of the packages."""
+    return {ep.name: ep for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
 
 class UnknownModelError(ValueError):
@@ -71,6 +84,8 @@ def _info(key: str, entry: dict) -> ProviderInfo:
 
 def provider_info(key: str) -> ProviderInfo:
     info = provider_table().providers.get(key)
+    if info is None and key in plugin_providers():
+        return ProviderInfo(key, None, None, None, None, langchain=False, plugin=True)
     if info is None:
         raise UnknownModelError(f"unknown model provider `{key}`; known providers: {_known()}")
     return info
@@ -94,7 +109,7 @@ def parse_model_string(spec: str) -> tuple[str, str]:
     Any other prefix is not a prefix: `llama3:8b` goes whole to name inference and fails.
     """
     head, sep, rest = spec.partition(":")
-    if sep and head in provider_table().providers:
+    if sep and (head in provider_table().providers or head in plugin_providers()):
         if not rest:
             raise UnknownModelError(f"model string `{spec}` names provider `{head}` but no model")
         return head, rest
@@ -108,4 +123,4 @@ def parse_model_string(spec: str) -> tuple[str, str]:
 
 
 def _known() -> str:
-    return ", ".join(sorted(provider_table().providers))
+    return ", ".join(sorted({*provider_table().providers, *plugin_providers()}))

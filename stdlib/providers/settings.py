@@ -70,6 +70,7 @@ def settings_from_spec(spec: ModelSpec, auth: AuthStyle) -> ModelSettings:
         headers=headers,
         timeout_s=_opt_float(options, "timeout", DEFAULT_TIMEOUT_S),
         connect_timeout_s=_opt_float(options, "connect_timeout", DEFAULT_CONNECT_TIMEOUT_S),
+        deadline_s=_opt_float(options, "timeout", None),  # a given `timeout` bounds it all
         max_retries=int(_opt_float(options, "max_retries", DEFAULT_MAX_RETRIES)),
         rate_limit=_opt_rate_limit(options),
     )

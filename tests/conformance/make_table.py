@@ -36,6 +36,10 @@ ORACLE_TESTS = (
     "tests/stdlib/test_developer_role.py",
     "tests/stdlib/test_tool_selector_oracle.py",
     "tests/runtime/test_resume_schemas.py",
+    "tests/runtime/test_nested_runs.py",
+    "tests/runtime/test_interrupt_ids.py",
+    "tests/conformance/test_conformance_seats.py",
+    "tests/conformance/test_conformance_parallel_failure.py",
 )
 # Tests named after seats (`test_D10_D12_…`) that assert the seat map's answer directly.
 SEAT_TESTS = (
@@ -51,7 +55,13 @@ SEAT_TESTS = (
 # The MCP seats (A9, A10, B10, D22, D23, E12, H5) are shown by tests/stdlib/mcp/test_mcp.py
 # against a fake MCP server on 127.0.0.1; tests/conformance/test_conformance_mcp.py runs
 # LangChain's MCPAdapter (needs fastmcp>=4, skipped without it) against the same server.
-OTHER: dict[str, tuple[str, str, str]] = {}
+_NO_CARD = (
+    "no behaviour to compare",
+    "",
+    "one of the three seats the published map leaves without a card: it states no "
+    "behaviour, so no run of LangChain can be compared",
+)
+OTHER: dict[str, tuple[str, str, str]] = {seat: _NO_CARD for seat in ("D13", "D15", "D19")}
 
 
 def seat_tests(dirs: tuple[str, ...]) -> dict[str, list[str]]:

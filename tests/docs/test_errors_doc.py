@@ -1,4 +1,5 @@
-"""Every run-time error code a user can meet has its own section in docs/errors.md."""
+"""Every run-time error code a user can meet (the runtime's, the stdlib's, a model
+provider's or an MCP server's) has its own section in docs/errors.md."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from pathlib import Path
 
 from agentc.runtime.errors import AgentcRuntimeError
+from agentc.stdlib.providers.errors import ProviderError
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "errors.md"
 
@@ -19,7 +21,7 @@ def _all_codes() -> dict[str, str]:
         for info in pkgutil.walk_packages(root.__path__, f"{package}."):
             importlib.import_module(info.name)
     codes: dict[str, str] = {}
-    todo: list[type[AgentcRuntimeError]] = [AgentcRuntimeError]
+    todo: list[type[Exception]] = [AgentcRuntimeError, ProviderError]
     while todo:
         cls = todo.pop()
         codes.setdefault(cls.code, f"{cls.__module__}.{cls.__qualname__}")

@@ -28,6 +28,7 @@ CASES = {
     "orchestrator_worker": ('{"topic": "LLM scaling laws"}', {"topic": "LLM scaling laws"}),
     "evaluator_optimizer": ('{"topic": "cats"}', {"funny_or_not": "funny"}),
     "agent_loop": ("Add and multiply 3 and 4.", {}),
+    "supervisor_python": ("Schedule a team standup for tomorrow at 9am and tell the team.", {}),
 }
 
 

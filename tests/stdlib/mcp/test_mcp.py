@@ -388,7 +388,7 @@ def test_D22_questions_pause_the_run_and_the_answers_reach_the_server(tmp_path, 
     tool = result["messages"][2]
     assert json.loads(tool.content[0]["text"]) == {  # D23: content passed on unchecked
         "env": {"action": "accept", "content": {"name": "prod", "unasked": 1}},
-        "login": {"action": "accept", "content": None},
+        "login": {"action": "accept"},  # no content given: none sent, as LangChain
     }
     calls = [r.params for r in server.requests if r.method == "tools/call"]
     assert len(calls) == 3  # asked, asked again on resume (from the first round), answered
