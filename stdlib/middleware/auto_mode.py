@@ -22,7 +22,15 @@ from ..messages import ToolMessage
 from ..tools import Tool, ToolResult
 from .base import AgentMiddleware, ToolCallRequest
 from .chain import ToolHandler
-from .decisions import Content, DecisionModel, Noul, NoulAnswer, NoulCriteria, classify
+from .decisions import (
+    Content,
+    DecisionModel,
+    Noul,
+    NoulAnswer,
+    NoulCriteria,
+    classify,
+    require_classifier,
+)
 
 QUESTION_ID = "is_risky"
 THRESHOLD = 0.5  # D24: at or above this probability the call is blocked
@@ -65,13 +73,8 @@ class AutoMode(AgentMiddleware):
         names = frozenset((t if isinstance(t, str) else t.name).strip() for t in tools)
         if not names:
             raise ValueError("auto_mode needs at least one tool in `tools`")
-        if not isinstance(classifier, DecisionModel):
-            raise ValueError(
-                f"auto_mode `classifier` must have `classify(state, questions)`, "
-                f"got {type(classifier).__name__}"
-            )
         self.judged = names
-        self.classifier = classifier
+        self.classifier = require_classifier("auto_mode", classifier)
         self.question = Noul(instructions=instructions, criteria=_criteria(criteria))
 
     def _state(self, request: ToolCallRequest) -> dict[str, Any]:

@@ -104,6 +104,17 @@ class DecisionModel(Protocol):
     ) -> Decisions | Mapping[str, Any] | Awaitable[Decisions | Mapping[str, Any]]: ...
 
 
+def require_classifier(who: str, classifier: object) -> DecisionModel:
+    """`classifier` as a `DecisionModel`, or a ValueError naming `who` (the middleware), so
+    its setup fails (middleware-setup) before any run."""
+    if not isinstance(classifier, DecisionModel):
+        raise ValueError(
+            f"{who} `classifier` must have `classify(state, questions)`, "
+            f"got {type(classifier).__name__}"
+        )
+    return classifier
+
+
 async def classify(
     who: str, classifier: DecisionModel, state: Any, questions: Mapping[str, Question]
 ) -> Decisions:

@@ -28,7 +28,15 @@ from ..providers.registry import model_spec, resolve_model
 from .base import AgentMiddleware, AgentRuntime, ModelRequest, ModelResult, StateUpdate
 from .binding import BindInfo
 from .chain import ModelHandler
-from .decisions import Choice, ChoiceAnswer, Content, DecisionModel, JsonValue, classify
+from .decisions import (
+    Choice,
+    ChoiceAnswer,
+    Content,
+    DecisionModel,
+    JsonValue,
+    classify,
+    require_classifier,
+)
 
 QUESTION_ID = "model_route"
 
@@ -71,17 +79,12 @@ class ModelRouter(AgentMiddleware):
     ) -> None:
         if not choices:
             raise ValueError("model_router needs at least one route in `choices`")
-        if not isinstance(classifier, DecisionModel):
-            raise ValueError(
-                f"model_router `classifier` must have `classify(state, questions)`, "
-                f"got {type(classifier).__name__}"
-            )
         self.routes = {route: _choice(route, c) for route, c in choices.items()}
         self.question = Choice(
             instructions=instructions,
             criteria={route: c.criteria for route, c in self.routes.items()},
         )
-        self.classifier = classifier
+        self.classifier = require_classifier("model_router", classifier)
         self.models: dict[str, ChatModel] = {
             route: c.model for route, c in self.routes.items() if not isinstance(c.model, str)
         }
