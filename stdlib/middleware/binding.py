@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ...ir import Graph, HookPoint, ImportRef, MiddlewareSpec
-from ...runtime.errors import BindError
+from ...runtime.errors import AgentcRuntimeError, BindError
 from ...runtime.types import BindEnv, Slot
 from ..providers.base import ChatModel
 from ..providers.registry import model_spec, resolve_model
@@ -94,14 +94,23 @@ def instantiate(spec: MiddlewareSpec, graph: Graph, env: BindEnv) -> object:
         try:
             obj = obj(**config)
         except (TypeError, ValueError) as exc:
-            raise MiddlewareSetupError(
-                f"middleware `{spec.name}` ({spec.impl.key}) rejected its settings: {exc}",
-                span=spec.span,
-                help=f"compare the settings with what `{spec.name}` accepts in its documentation",
-            ) from exc
+            raise _rejected(spec, exc) from exc
     if isinstance(obj, Bindable):
-        obj.agentc_bind(BindInfo(graph, env, spec))
+        try:  # it may read its settings' model strings here (`BindInfo.model`)
+            obj.agentc_bind(BindInfo(graph, env, spec))
+        except AgentcRuntimeError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise _rejected(spec, exc) from exc
     return obj
+
+
+def _rejected(spec: MiddlewareSpec, exc: Exception) -> MiddlewareSetupError:
+    return MiddlewareSetupError(
+        f"middleware `{spec.name}` ({spec.impl.key}) rejected its settings: {exc}",
+        span=spec.span,
+        help=f"compare the settings with what `{spec.name}` accepts in its documentation",
+    )
 
 
 def bound_middleware(graph: Graph, env: BindEnv) -> tuple[BoundMiddleware, ...]:

@@ -9,11 +9,12 @@ broke a promise are kept in `corpus/` and run every time. What counts as broken 
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.fuzz.grammar_fuzz import HANG_S, Hang, hang_guard, run
+from tests.fuzz.grammar_fuzz import HANG_S, REPO, Hang, hang_guard, run
 from tests.fuzz.grammar_fuzz import exercise as put_through
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.agent"))
@@ -44,9 +45,14 @@ def test_fuzzed_inputs_keep_every_promise_at_full_size(chunk: int, tmp_path: Pat
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])
 def test_inputs_that_once_broke_a_promise(path: Path, tmp_path: Path) -> None:
+    """Each in a copy of examples/, so the modules and replies a mutated example uses are
+    found and binding is reached, as in the fuzzing run that found it."""
+    home = tmp_path / "home"
+    ignore = shutil.ignore_patterns("__pycache__", "*.db*", "*.agent", "replies")
+    shutil.copytree(REPO / "examples", home, ignore=ignore)
     try:
         with hang_guard(HANG_S):
-            problems = put_through(path.read_text(encoding="utf-8"), tmp_path)
+            problems = put_through(path.read_text(encoding="utf-8"), home)
     except Hang as e:
         problems = [f"hang: {e}"]
     assert problems == []
