@@ -24,7 +24,8 @@ Invariants:
 - I1: the child's tasks see the parent's long-term store, and its run context (checked
   again against the child's own `context` schema, if it declares one).
 - The child's `messages` and `custom` events reach the parent's stream readers, their `ns`
-  prefixed with the node's name (a subgraph node) or the child's namespace segment (keyed).
+  prefixed with the node's name (a subgraph node) or the child's namespace segment (keyed);
+  its `events` ones as they are (their `ns` is the child's checkpoint namespace).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import agentc.ir as ir
 from agentc.runtime.checkpoint import Checkpointer
 from agentc.runtime.context import Sink, TaskContext, running_task
-from agentc.runtime.events import CustomEvent, MessagesEvent
+from agentc.runtime.events import RUN_EVENTS, CustomEvent, MessagesEvent
 from agentc.runtime.inputs import ResumeMap
 from agentc.runtime.syncrun import run_sync
 from agentc.runtime.types import Command, GraphInterrupt, RunConfig, RunContext, StreamMode
@@ -43,7 +44,7 @@ from agentc.runtime.types import Command, GraphInterrupt, RunConfig, RunContext,
 if TYPE_CHECKING:
     from agentc.runtime.compiled import CompiledGraph
 
-FORWARDED = frozenset({StreamMode.MESSAGES, StreamMode.CUSTOM})
+FORWARDED = frozenset({StreamMode.MESSAGES, StreamMode.CUSTOM, StreamMode.EVENTS})
 
 
 def run_child(
@@ -150,6 +151,8 @@ def _forward(sink: Sink, label: str) -> Sink:
         if isinstance(event, (MessagesEvent, CustomEvent)):
             ns = f"{label}|{event.ns}" if event.ns else label
             sink(type(event)(event.step, event.node, event.payload, ns))
+        elif isinstance(event, RUN_EVENTS):  # their `ns` is already the child's namespace
+            sink(event)
 
     return forward
 

@@ -248,13 +248,14 @@ class CompiledGraph:
     ) -> AsyncGenerator[Event, None]:
         """The run's events. As LangGraph, a subgraph's (or an agent tool's) `messages` and
         `custom` events, whose `ns` names where they come from, show only with
-        `subgraphs=True`."""
+        `subgraphs=True`; `events` (model and tool calls) show from every level."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue()
         owner = threading.get_ident()
 
         def sink(event: Any) -> None:  # nodes in worker threads emit too
-            if not subgraphs and getattr(event, "ns", ""):
+            # `events` show every level, as LangChain's `astream_events` (their `ns` tells)
+            if not subgraphs and getattr(event, "ns", "") and event.mode is not StreamMode.EVENTS:
                 return
             if threading.get_ident() == owner:
                 queue.put_nowait(event)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import PydanticUserError, TypeAdapter, ValidationError
 
 from agentc.runtime.errors import AgentcRuntimeError, ResponseSchemaError, ResumeValidationError
-from agentc.runtime.events import CustomEvent, MessagesEvent
+from agentc.runtime.events import RUN_EVENTS, CustomEvent, MessagesEvent
 from agentc.runtime.types import GraphInterrupt, Interrupt, RunConfig, StreamMode
 
 if TYPE_CHECKING:
@@ -75,6 +75,9 @@ class TaskContext:
     def emit(self, mode: str | StreamMode, payload: Any) -> None:
         mode = StreamMode(mode)
         if self.sink is None or mode not in self.modes:
+            return
+        if mode is StreamMode.EVENTS and isinstance(payload, RUN_EVENTS):
+            self.sink(payload)  # built whole by the model or tools node that made the call
             return
         cls = MessagesEvent if mode is StreamMode.MESSAGES else CustomEvent
         if mode not in (StreamMode.MESSAGES, StreamMode.CUSTOM):

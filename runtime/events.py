@@ -73,4 +73,111 @@ class DebugEvent:
     payload: dict[str, Any]
 
 
-Event = ValuesEvent | UpdatesEvent | InterruptEvent | MessagesEvent | CustomEvent | DebugEvent
+# ---- the `events` mode: each model call and each tool call as a start and an end (or an
+# error), as LangChain's `astream_events` `on_chat_model_*` / `on_tool_*` events. Every one
+# names its call (`run_id`, shared by its start and its end), the task that made it
+# (`node`, `task_id`, `step`) and where that task runs (`ns`: "" at the top, the child's
+# namespace inside a subgraph or an agent used as a tool). Built only when a reader asked
+# for the mode (`RunContext.streams(StreamMode.EVENTS)`).
+
+
+@dataclass(frozen=True, slots=True)
+class ModelStart:
+    mode: ClassVar[StreamMode] = StreamMode.EVENTS
+    kind: ClassVar[str] = "model_start"
+    step: int
+    node: str
+    run_id: str
+    model: str  # the model's name (`ChatModel.name`)
+    provider: str
+    messages: tuple[Any, ...]  # what the model is sent, the system message first
+    ns: str = ""
+    task_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelEnd:
+    mode: ClassVar[StreamMode] = StreamMode.EVENTS
+    kind: ClassVar[str] = "model_end"
+    step: int
+    node: str
+    run_id: str
+    model: str
+    provider: str
+    message: Any  # the reply, an `AIMessage`
+    usage: Any  # its `usage_metadata` (None: the provider reported none)
+    ns: str = ""
+    task_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelError:
+    mode: ClassVar[StreamMode] = StreamMode.EVENTS
+    kind: ClassVar[str] = "model_error"
+    step: int
+    node: str
+    run_id: str
+    model: str
+    provider: str
+    error: BaseException  # what the call raised (raised on after this event)
+    ns: str = ""
+    task_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolStart:
+    mode: ClassVar[StreamMode] = StreamMode.EVENTS
+    kind: ClassVar[str] = "tool_start"
+    step: int
+    node: str
+    run_id: str
+    tool: str
+    call_id: str
+    input: dict[str, Any]  # the call's arguments, as the model wrote them
+    ns: str = ""
+    task_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolEnd:
+    mode: ClassVar[StreamMode] = StreamMode.EVENTS
+    kind: ClassVar[str] = "tool_end"
+    step: int
+    node: str
+    run_id: str
+    tool: str
+    call_id: str
+    input: dict[str, Any]  # as in its ToolStart (LangChain's `on_tool_end` repeats it too)
+    output: Any  # the answer: a `ToolMessage`, or the `Command` the tool returned
+    status: str  # "success", or "error" for an error answer the model reads
+    ns: str = ""
+    task_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolError:
+    mode: ClassVar[StreamMode] = StreamMode.EVENTS
+    kind: ClassVar[str] = "tool_error"
+    step: int
+    node: str
+    run_id: str
+    tool: str
+    call_id: str
+    input: dict[str, Any]
+    error: BaseException  # what the tool raised, not turned into an answer (fails the step)
+    ns: str = ""
+    task_id: str = ""
+
+
+RunEvent = ModelStart | ModelEnd | ModelError | ToolStart | ToolEnd | ToolError
+RUN_EVENTS = (ModelStart, ModelEnd, ModelError, ToolStart, ToolEnd, ToolError)
+
+Event = (
+    ValuesEvent
+    | UpdatesEvent
+    | InterruptEvent
+    | MessagesEvent
+    | CustomEvent
+    | DebugEvent
+    | RunEvent
+)

@@ -189,3 +189,4 @@ class StreamMode(str, enum.Enum):
     MESSAGES = "messages"  # deltas nodes `ctx.emit("messages", …)` as they arrive
     CUSTOM = "custom"  # anything nodes `ctx.emit("custom", …)`
     DEBUG = "debug"  # tasks, results and checkpoints
+    EVENTS = "events"  # model and tool calls starting and ending (`events.ModelStart`, …)

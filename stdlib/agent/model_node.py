@@ -17,10 +17,12 @@ the middleware's scrubbers before a reader sees it).
 from __future__ import annotations
 
 import dataclasses
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...ir import Graph, HookPoint, NodeSpec, OutputStrategy
+from ...runtime.events import ModelEnd, ModelError, ModelStart
 from ...runtime.types import BindEnv, Command, RunContext, StreamMode, factory
 from ..messages import REMOVE_ALL_MESSAGES, AIMessage, BaseMessage, RemoveMessage, SystemMessage
 from ..middleware import base as mw
@@ -87,6 +89,30 @@ def build_request(
 
 
 async def generate_reply(
+    model: ChatModel,
+    request: ModelRequest,
+    ctx: RunContext | None,
+    watchers: Sequence[StreamWatcher] = (),
+) -> AIMessage:
+    """The reply; the call told as `events` (start, then end or error) when a reader asked
+    for them. Inside the `wrap_model_call` chain, as LangChain's chat-model callbacks: a
+    retried or fallen-back call is one start/end pair per attempt."""
+    if ctx is None or not ctx.streams(StreamMode.EVENTS):  # no reader: nothing built
+        return await stream_reply(model, request, ctx, watchers)
+    run, name, provider = uuid.uuid4().hex, model.name, model.provider
+    head = (ctx.step, ctx.node, run, name, provider)
+    ctx.emit(StreamMode.EVENTS, ModelStart(*head, request.messages, ctx.ns, ctx.task_id))
+    try:
+        reply = await stream_reply(model, request, ctx, watchers)
+    except Exception as exc:
+        ctx.emit(StreamMode.EVENTS, ModelError(*head, exc, ctx.ns, ctx.task_id))
+        raise
+    end = ModelEnd(*head, reply, reply.usage_metadata, ctx.ns, ctx.task_id)
+    ctx.emit(StreamMode.EVENTS, end)
+    return reply
+
+
+async def stream_reply(
     model: ChatModel,
     request: ModelRequest,
     ctx: RunContext | None,

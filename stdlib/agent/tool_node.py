@@ -25,12 +25,23 @@ fails, its siblings of the same task are waited for before the failure is raised
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...ir import Graph, HookPoint, NodeSpec
+from ...runtime.algo import ParentCommand
+from ...runtime.events import ToolEnd, ToolError, ToolStart
 from ...runtime.inline import cut_by_step, deadline_scope
-from ...runtime.types import BindEnv, Command, RunConfig, RunContext, factory
+from ...runtime.types import (
+    BindEnv,
+    Command,
+    GraphInterrupt,
+    RunConfig,
+    RunContext,
+    StreamMode,
+    factory,
+)
 from ..messages import ToolCall, ToolMessage
 from ..middleware.base import AgentRuntime, ToolCallRequest, tool_call_dict
 from ..middleware.binding import bound_middleware
@@ -160,6 +171,32 @@ class ToolRunner:
 
 
 async def run_bounded(t: Tool, call: ToolCall, env: CallEnv) -> ToolResult:
+    """One call, told as `events` (start, then end or error) when a reader asked for them:
+    inside the `wrap_tool_call` chain, as LangChain's tool callbacks (an unknown tool, never
+    run, tells none)."""
+    ctx = env.task
+    if ctx is None or not ctx.streams(StreamMode.EVENTS):  # no reader: nothing built
+        return await run_timed(t, call, env)
+    args = dict(call.args)
+    head = (ctx.step, ctx.node, uuid.uuid4().hex, call.name, call.id or "", args)
+    ctx.emit(StreamMode.EVENTS, ToolStart(*head, ctx.ns, ctx.task_id))
+    try:
+        result = await run_timed(t, call, env)
+    except (GraphInterrupt, ParentCommand):
+        raise  # a pause or a jump is no failure: the call tells its end when run again
+    except Exception as exc:
+        ctx.emit(StreamMode.EVENTS, ToolError(*head, exc, ctx.ns, ctx.task_id))
+        raise
+    ctx.emit(StreamMode.EVENTS, ToolEnd(*head, result, _status(result), ctx.ns, ctx.task_id))
+    return result
+
+
+def _status(result: ToolResult) -> str:
+    """A ToolMessage's own status; an answer given as Commands is a success."""
+    return result.status if isinstance(result, ToolMessage) else "success"
+
+
+async def run_timed(t: Tool, call: ToolCall, env: CallEnv) -> ToolResult:
     """One call under its tool's own timeout: a call that runs out is answered with an
     error (an async body is cancelled; a sync one runs on in its pool thread, its result
     dropped: a thread cannot be stopped)."""
