@@ -20,7 +20,7 @@ import agentc.ir as ir
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic
 from .decls import DeclInfo, read_decl, span_ir
-from .models import resolve_model
+from .models import check_bare_factory, resolve_model
 from .paths import PRELUDE_NAME
 from .resolve import MISSING, PyTarget, prelude_unit, python_ref
 from .settings import AgentSettings, GraphSettings, agent_settings, graph_settings
@@ -97,6 +97,7 @@ class Ctx:
             check_ref=lambda r: _check_ref(unit, r),
             check_model=_check_model,
             ref_json=lambda r: _ref_json(unit, r),
+            check_factory=lambda r: check_bare_factory(unit, r),
         )
 
 

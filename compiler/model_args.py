@@ -1,16 +1,15 @@
 """The arguments of a graph's `model(…)` node, read once for the checker and the lowering.
 
 Input: the node's `ast.Call` and its graph's `StateView`. Output: `ModelArgs` — the model
-string, each named argument the node itself takes (`prompt`, `input`, `messages`, `into`,
-`tools`, `output`, `via`; the first of a repeated one), the rest as model options — and
-the two channel decisions both passes must make alike: the conversation the node reads
-(`reads`) and the channel its answer goes to (`into`).
+string (or a Python factory's reference), each named argument the node itself takes
+(`prompt`, `input`, `messages`, `into`, `tools`, `output`, `via`; the first of a repeated
+one), the rest as model options — and the two channel decisions both passes must make alike:
+the conversation the node reads (`reads`) and the channel its answer goes to (`into`).
 
 The rules (as a LangGraph user writes the node by hand): with `input:` the model gets the
-system prompt and that one user message, and the conversation channel is not read;
-otherwise it reads the conversation (`messages:`, default the `messages` channel). The
-answer goes to `into:`, by default to the conversation channel.
-Invariant: the AST is only read.
+system prompt and that one user message, and the conversation channel is not read; otherwise
+it reads the conversation (`messages:`, default the `messages` channel). The answer goes to
+`into:`, by default to the conversation channel. Invariant: the AST is only read.
 """
 
 from __future__ import annotations
@@ -35,6 +34,22 @@ class ModelArgs:
     def spec(self) -> ast.StringLit | None:
         first = self.positional[0] if len(self.positional) == 1 else None
         return first if isinstance(first, ast.StringLit) else None
+
+    @property
+    def factory(self) -> ast.Ref | None:
+        """`model(tools.make_model, …)`: a Python factory in place of the model string."""
+        first = self.positional[0] if len(self.positional) == 1 else None
+        return first if isinstance(first, ast.Ref) else None
+
+    def option_map(self, span: ast.Span) -> ast.MapLit:
+        """The model options as the `{ … }` of `model tools.make_model { … }` (a factory's
+        keyword arguments, checked and lowered as the agent form's are)."""
+        entries = tuple(
+            ast.MapEntry(key=a.name, value=a.value, span=a.span)
+            for a in self.options
+            if a.name is not None
+        )
+        return ast.MapLit(entries=entries, span=span)
 
     def value(self, name: str) -> ast.Expr | None:
         arg = self.named.get(name)

@@ -12,6 +12,8 @@ A prefix the table lacks may be an installed provider: an entry point of the gro
 `agentc.providers` (read as package metadata, so the provider's code is not imported here).
 `model tools.make_model { … }` names a Python factory instead: it must be a function or class
 of a `use`d module whose parameters take the options (read statically, as tools are).
+Where a middleware setting or a graph `model(…)` node takes a model, the same reference
+names a factory called with no options (`check_bare_factory`).
 Invariant: the provider table is read once per process; no provider code is imported.
 """
 
@@ -116,6 +118,28 @@ def model_factory(unit: FileUnit, ref: ast.Ref) -> PyTarget | Diagnostic | None:
             help="name a function (or class) that returns the chat model",
         )
     return found
+
+
+def check_bare_factory(unit: FileUnit, ref: ast.Ref) -> list[Diagnostic]:
+    """A factory named where a model string may stand (`summarization { model: tools.make }`):
+    it is called with no options, so it may need none."""
+    found = model_factory(unit, ref)
+    if not isinstance(found, PyTarget):
+        return [found] if found is not None else []
+    fn, cls = found.function, found.cls
+    params: tuple[PyParam, ...] = fn.params if fn else (cls.init_params or ()) if cls else ()
+    return [
+        error(
+            Code.MISSING_PARAM,
+            f"model factory `{ref.dotted}` needs `{p.name}`",
+            ref.span,
+            "called here with no options",
+            notes=(f"{p.name}: {p.annotation}" if p.annotation else p.name,),
+            help="give the parameter a default, or wrap the factory in one that takes none",
+        )
+        for p in params
+        if p.required
+    ]
 
 
 def check_factory(unit: FileUnit, ref: ast.Ref, options: ast.MapLit | None) -> Iterator[Diagnostic]:

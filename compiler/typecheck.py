@@ -31,6 +31,8 @@ class ValueEnv:
     check_ref: Callable[[ast.Ref], list[Diagnostic]]
     check_model: Callable[[ast.StringLit], list[Diagnostic]]
     ref_json: Callable[[ast.Ref], Any]
+    # a `model` setting naming a factory (`tools.make_model`): a callable taking no options
+    check_factory: Callable[[ast.Ref], list[Diagnostic]] | None = None
 
 
 def describe(expr: ast.Expr) -> str:
@@ -124,6 +126,8 @@ def _check_prim(expr: ast.Expr, name: str) -> list[Diagnostic] | None:
 
 def _check_special(expr: ast.Expr, name: str, env: ValueEnv) -> list[Diagnostic] | None:
     if name == "model":
+        if isinstance(expr, ast.Ref):
+            return (env.check_factory or env.check_ref)(expr)
         return env.check_model(expr) if isinstance(expr, ast.StringLit) else None
     if name == "ref":
         return env.check_ref(expr) if isinstance(expr, ast.Ref) else None
@@ -181,6 +185,33 @@ def to_json(expr: ast.Expr, env: ValueEnv | None = None) -> Any:
     if isinstance(expr, ast.Ref):
         return env.ref_json(expr) if env is not None else expr.dotted
     raise AssertionError(f"not a literal value: {type(expr).__name__}")
+
+
+def typed_json(expr: ast.Expr, ty: Ty, env: ValueEnv) -> Any:
+    """`to_json`, except that a reference where `ty` takes a model becomes `{"$model":
+    "module:attr", "is_file": bool, "as": "tools.make"}` (`as`: as written, for messages):
+    the runtime calls that factory for a chat model."""
+    if isinstance(expr, ast.Ref) and MODEL in _options(ty):
+        found = env.ref_json(expr)
+        if isinstance(found, dict) and "$import" in found:
+            return {"$model": found["$import"], "is_file": found["is_file"], "as": expr.dotted}
+        return found
+    if isinstance(expr, ast.ListLit):
+        items = [a.args[0] for a in _options(ty) if a.kind is TyKind.LIST]
+        if items:
+            return [typed_json(i, _union(items), env) for i in expr.items]
+    return to_json(expr, env)
+
+
+MODEL = Ty(TyKind.SPECIAL, "model")
+
+
+def _options(ty: Ty) -> tuple[Ty, ...]:
+    return ty.args if ty.kind is TyKind.UNION else (ty,)
+
+
+def _union(tys: list[Ty]) -> Ty:
+    return tys[0] if len(tys) == 1 else Ty(TyKind.UNION, args=tuple(tys))
 
 
 def is_literal(expr: ast.Expr) -> bool:

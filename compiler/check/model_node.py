@@ -3,13 +3,14 @@ templates and the channels it reads and writes.
 
 Input: `Ctx`, the node's call, its graph's `StateView` and, for a node with the option
 `input: Schema` (fed by `Send`), that schema's fields. Output: diagnostics — the model
-(A1/A2), `bad-template` and `unknown-field` at the offending placeholder, `unknown-field`
-for `messages:` / `into:` channels the state lacks, `missing-into` where the answer has
-nowhere to go, `type-mismatch` for an `into` channel that cannot hold the answer (a
-reply's text into an `int`, a structured answer into `messages`), `unknown-strategy` and
-`bad-node` for `via`, tools (function tools, agents, provider maps; MCP servers are not
-supported in model nodes yet) and model options (a misspelt argument; secrets: secrets.py).
-Invariant: the AST is only read.
+(A1/A2; or a Python factory against its parameters, as `model tools.make { … }` is),
+`bad-template` and `unknown-field` at the offending placeholder, `unknown-field` for `messages:`
+/ `into:` channels the state lacks, `missing-into` where the answer has nowhere to go,
+`type-mismatch` for an `into` channel that cannot hold the answer (a reply's text into an
+`int`, a structured answer into `messages`), `unknown-strategy` and `bad-node` for `via`,
+tools (function tools, agents, provider maps; MCP servers are not supported in model nodes
+yet) and model options (a misspelt argument; secrets: secrets.py). Invariant: the AST is
+only read.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ..channels import CONVERSATION, StateView, answer_kind, declared_fields
 from ..context import Ctx
 from ..model_args import NODE_ARGS, ModelArgs, conversation, into, read_model_args
 from ..model_args import word as strategy_word
-from ..models import resolve_model
+from ..models import check_factory, resolve_model
 from ..prompts import Placeholder, parse_template
 from ..suggest import did_you_mean
 from ..typecheck import describe, is_literal
@@ -42,7 +43,7 @@ def check_model_node(
     ctx: Ctx, call: ast.Call, view: StateView, payload: Payload | None
 ) -> Iterator[Diagnostic]:
     args = read_model_args(call)
-    yield from _check_spec(call, args)
+    yield from _check_spec(ctx, call, args)
     for again in args.repeated:
         assert again.name is not None
         yield error(
@@ -63,14 +64,18 @@ def check_model_node(
     yield from _check_options(args)
 
 
-def _check_spec(call: ast.Call, args: ModelArgs) -> Iterator[Diagnostic]:
+def _check_spec(ctx: Ctx, call: ast.Call, args: ModelArgs) -> Iterator[Diagnostic]:
     spec = args.spec
+    if args.factory is not None:  # the options are the factory's keyword arguments
+        yield from check_factory(ctx.unit, args.factory, args.option_map(call.span))
+        return
     if spec is None:
         yield error(
             Code.BAD_NODE,
             "`model(…)` takes one model string",
             call.span,
             'expected model("provider:name", prompt: "…")',
+            help="or name a model factory of a used Python module: `model(tools.make_model, …)`",
         )
         return
     found = resolve_model(spec.value, spec.span)

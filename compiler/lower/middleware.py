@@ -20,7 +20,7 @@ from ..pyscan import ClassKind, PyClass, PyFunction, Visibility
 from ..resolve import PyTarget, declaration, python_ref
 from ..settings import AGENT_CHANNELS
 from ..symbols import SymbolKind
-from ..typecheck import to_json
+from ..typecheck import to_json, typed_json
 from .common import tool_spec
 
 
@@ -47,7 +47,7 @@ def _declared_middleware(ctx: Ctx, item: ast.MiddlewareItem) -> ir.MiddlewareSpe
     given = {e.key.text: e.value for e in (item.config.entries if item.config else ())}
     env = ctx.value_env()
     config = {
-        name: to_json(given[name], env) if name in given else p.default_json()
+        name: typed_json(given[name], p.ty, env) if name in given else p.default_json()
         for name, p in info.params.items()
     }
     tools = list(info.tools)

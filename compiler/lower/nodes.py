@@ -29,7 +29,7 @@ from ..settings import BOUNDARY
 from ..symbols import SymbolKind
 from ..typecheck import to_json
 from .agent import agent_tools, provider_tools
-from .common import Lowering, schema_name, tool_spec
+from .common import Lowering, model_spec, schema_name, tool_spec
 
 NODES_IMPL = "agentc.stdlib.nodes"
 SUBGRAPH_IMPL = ir.ImportRef(module="agentc.runtime.subgraph", attr="subgraph_node")
@@ -93,7 +93,7 @@ def _model_node(low: Lowering, ctx: Ctx, call: ast.Call, view: StateView) -> Con
     assert isinstance(kind, ir.AnswerKind), kind
     items = _tool_items(args)
     config = ir.ModelNodeConfig(
-        model=_model_spec(args),
+        model=_model_spec(ctx, call, args),
         prompt=_template(ctx, args.value("prompt")),
         input=_template(ctx, args.value("input")),
         messages=reads(args, view),
@@ -107,7 +107,12 @@ def _model_node(low: Lowering, ctx: Ctx, call: ast.Call, view: StateView) -> Con
     return ir.ImportRef(module=NODES_IMPL, attr="model_node"), config.model_dump(mode="json")
 
 
-def _model_spec(args: ModelArgs) -> ir.ModelSpec:
+def _model_spec(ctx: Ctx, call: ast.Call, args: ModelArgs) -> ir.ModelSpec:
+    if args.factory is not None:  # built as the agent form `model tools.make { … }` is
+        stmt = ast.ModelStmt(
+            spec=args.factory, options=args.option_map(call.span), span=args.factory.span
+        )
+        return model_spec(stmt, ctx.unit)
     spec = args.spec
     assert spec is not None, "checked: one model string"
     found = resolve_model(spec.value, spec.span)

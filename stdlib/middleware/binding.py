@@ -16,10 +16,11 @@ import inspect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ...ir import Graph, HookPoint, ImportRef, MiddlewareSpec
+from ...ir import Graph, HookPoint, ImportRef, MiddlewareSpec, SourceSpan
 from ...runtime.errors import AgentcRuntimeError, BindError
 from ...runtime.types import BindEnv, Slot
 from ..providers.base import ChatModel
+from ..providers.plugins import from_bare_factory
 from ..providers.registry import model_spec, resolve_model
 
 if TYPE_CHECKING:
@@ -75,22 +76,31 @@ class Bindable(Protocol):
 BOUND_MIDDLEWARE: Slot[tuple[BoundMiddleware, ...]] = Slot("agent middleware")
 
 
-def resolve_refs(value: Any, env: BindEnv) -> Any:
-    """Config values with `{"$import": "module:attr"}` replaced by the objects they name."""
+def resolve_refs(value: Any, env: BindEnv, span: SourceSpan | None = None) -> Any:
+    """Config values with `{"$import": "module:attr"}` replaced by the objects they name, and
+    `{"$model": "module:attr"}` (a factory where a model setting was) by the chat model that
+    factory builds, as the agent's own `model tools.make { … }` is built."""
     if isinstance(value, dict):
+        if "$model" in value and set(value) <= {"$model", "is_file", "as"}:
+            module, _, attr = str(value["$model"]).rpartition(":")
+            ref = ImportRef(module=module, attr=attr, is_file=bool(value.get("is_file")))
+            return from_bare_factory(ref, str(value.get("as", ref.key)), env.base_dir, span)
         if "$import" in value and set(value) <= {"$import", "is_file"}:
             module, _, attr = str(value["$import"]).rpartition(":")
             return env.load(ImportRef(module=module, attr=attr, is_file=bool(value.get("is_file"))))
-        return {k: resolve_refs(v, env) for k, v in value.items()}
+        return {k: resolve_refs(v, env, span) for k, v in value.items()}
     if isinstance(value, list):
-        return [resolve_refs(v, env) for v in value]
+        return [resolve_refs(v, env, span) for v in value]
     return value
 
 
 def instantiate(spec: MiddlewareSpec, graph: Graph, env: BindEnv) -> object:
     obj = env.load(spec.impl)
     if inspect.isclass(obj):
-        config = resolve_refs(dict(spec.config), env)
+        config = {
+            k: resolve_refs(v, env, spec.config_spans.get(k, spec.span))
+            for k, v in spec.config.items()
+        }
         try:
             obj = obj(**config)
         except (TypeError, ValueError) as exc:

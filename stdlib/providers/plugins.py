@@ -154,12 +154,22 @@ def from_factory(spec: ModelSpec, ref: ImportRef, base_dir: str) -> ChatModel:
     """`model tools.make_model { k: v }`: `make_model(k=v)`, checked as a chat model."""
     what = f"model factory `{spec.spec}`"
     return as_chat_model(
-        _call(what, _load(ref, base_dir), (), spec.options, spec),
+        _call(what, _load(ref, base_dir), (), spec.options, spec.span),
         provider=spec.provider,
         name=spec.name,
         what=what,
         span=spec.span,
     )
+
+
+def from_bare_factory(
+    ref: ImportRef, written: str, base_dir: str, span: SourceSpan | None
+) -> ChatModel:
+    """A factory named where a middleware setting takes a model (`model: tools.make`,
+    `written` as the file spells it): called with no options, checked as a chat model."""
+    what = f"model factory `{written}`"
+    made = _call(what, _load(ref, base_dir), (), {}, span)
+    return as_chat_model(made, provider="python", name=ref.attr, what=what, span=span)
 
 
 def from_entry_point(spec: ModelSpec) -> ChatModel:
@@ -181,7 +191,7 @@ def from_entry_point(spec: ModelSpec) -> ChatModel:
             span=spec.span,
             help=f"reinstall the package that declares `{spec.provider}`, or fix its import",
         ) from exc
-    made = _call(what, make, (spec.name,), spec.options, spec)
+    made = _call(what, make, (spec.name,), spec.options, spec.span)
     return as_chat_model(made, provider=spec.provider, name=spec.name, what=what, span=spec.span)
 
 
@@ -198,16 +208,20 @@ def _load(ref: ImportRef, base_dir: str) -> object:
 
 
 def _call(
-    what: str, make: object, args: tuple[str, ...], options: Mapping[str, Any], spec: ModelSpec
+    what: str,
+    make: object,
+    args: tuple[str, ...],
+    options: Mapping[str, Any],
+    span: SourceSpan | None,
 ) -> object:
     if not callable(make):
-        raise ModelPluginError(f"{what} is not callable", span=spec.span)
+        raise ModelPluginError(f"{what} is not callable", span=span)
     try:  # bound first, so a TypeError from inside the factory stays the factory's own
         inspect.signature(make).bind(*args, **options)
     except TypeError as exc:  # an entry point, or a file changed since it was checked
         raise ModelPluginError(
             f"{what} does not take these options: {exc}",
-            span=spec.span,
+            span=span,
             help="make the options in the `.agent` file match the function's parameters",
         ) from None
     except ValueError:
@@ -219,6 +233,6 @@ def _call(
     except Exception as exc:  # the factory's own failure, named as the factory's
         raise ModelPluginError(
             f"{what} failed: {type(exc).__name__}: {exc}",
-            span=spec.span,
+            span=span,
             help="fix the factory, or the options the `.agent` file gives it",
         ) from exc
