@@ -82,91 +82,65 @@ class DebugEvent:
 
 
 @dataclass(frozen=True, slots=True)
-class ModelStart:
+class CallEvent:
+    """What every model and tool call event says: which call, which task, where it runs."""
+
     mode: ClassVar[StreamMode] = StreamMode.EVENTS
-    kind: ClassVar[str] = "model_start"
     step: int
     node: str
-    run_id: str
+    run_id: str  # one per call, shared by its start and its end (or error)
+    ns: str  # "" at the top, the child's checkpoint namespace in a nested run
+    task_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModelCallEvent(CallEvent):
     model: str  # the model's name (`ChatModel.name`)
     provider: str
-    messages: tuple[Any, ...]  # what the model is sent, the system message first
-    ns: str = ""
-    task_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class ModelEnd:
-    mode: ClassVar[StreamMode] = StreamMode.EVENTS
+class ModelStart(ModelCallEvent):
+    kind: ClassVar[str] = "model_start"
+    messages: tuple[Any, ...]  # what the model is sent, the system message first
+
+
+@dataclass(frozen=True, slots=True)
+class ModelEnd(ModelCallEvent):
     kind: ClassVar[str] = "model_end"
-    step: int
-    node: str
-    run_id: str
-    model: str
-    provider: str
     message: Any  # the reply, an `AIMessage`
     usage: Any  # its `usage_metadata` (None: the provider reported none)
-    ns: str = ""
-    task_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class ModelError:
-    mode: ClassVar[StreamMode] = StreamMode.EVENTS
+class ModelError(ModelCallEvent):
     kind: ClassVar[str] = "model_error"
-    step: int
-    node: str
-    run_id: str
-    model: str
-    provider: str
     error: BaseException  # what the call raised (raised on after this event)
-    ns: str = ""
-    task_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class ToolStart:
-    mode: ClassVar[StreamMode] = StreamMode.EVENTS
+class ToolCallEvent(CallEvent):
+    tool: str
+    call_id: str
+    input: dict[str, Any]  # the call's arguments, as the model wrote them (in every event)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolStart(ToolCallEvent):
     kind: ClassVar[str] = "tool_start"
-    step: int
-    node: str
-    run_id: str
-    tool: str
-    call_id: str
-    input: dict[str, Any]  # the call's arguments, as the model wrote them
-    ns: str = ""
-    task_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class ToolEnd:
-    mode: ClassVar[StreamMode] = StreamMode.EVENTS
+class ToolEnd(ToolCallEvent):
     kind: ClassVar[str] = "tool_end"
-    step: int
-    node: str
-    run_id: str
-    tool: str
-    call_id: str
-    input: dict[str, Any]  # as in its ToolStart (LangChain's `on_tool_end` repeats it too)
     output: Any  # the answer: a `ToolMessage`, or the `Command` the tool returned
     status: str  # "success", or "error" for an error answer the model reads
-    ns: str = ""
-    task_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class ToolError:
-    mode: ClassVar[StreamMode] = StreamMode.EVENTS
+class ToolError(ToolCallEvent):
     kind: ClassVar[str] = "tool_error"
-    step: int
-    node: str
-    run_id: str
-    tool: str
-    call_id: str
-    input: dict[str, Any]
     error: BaseException  # what the tool raised, not turned into an answer (fails the step)
-    ns: str = ""
-    task_id: str = ""
 
 
 RunEvent = ModelStart | ModelEnd | ModelError | ToolStart | ToolEnd | ToolError

@@ -100,14 +100,14 @@ async def generate_reply(
     if ctx is None or not ctx.streams(StreamMode.EVENTS):  # no reader: nothing built
         return await stream_reply(model, request, ctx, watchers)
     run, name, provider = uuid.uuid4().hex, model.name, model.provider
-    head = (ctx.step, ctx.node, run, name, provider)
-    ctx.emit(StreamMode.EVENTS, ModelStart(*head, request.messages, ctx.ns, ctx.task_id))
+    head = (ctx.step, ctx.node, run, ctx.ns, ctx.task_id, name, provider)
+    ctx.emit(StreamMode.EVENTS, ModelStart(*head, request.messages))
     try:
         reply = await stream_reply(model, request, ctx, watchers)
     except Exception as exc:
-        ctx.emit(StreamMode.EVENTS, ModelError(*head, exc, ctx.ns, ctx.task_id))
+        ctx.emit(StreamMode.EVENTS, ModelError(*head, exc))
         raise
-    end = ModelEnd(*head, reply, reply.usage_metadata, ctx.ns, ctx.task_id)
+    end = ModelEnd(*head, reply, reply.usage_metadata)
     ctx.emit(StreamMode.EVENTS, end)
     return reply
 

@@ -178,16 +178,25 @@ async def run_bounded(t: Tool, call: ToolCall, env: CallEnv) -> ToolResult:
     if ctx is None or not ctx.streams(StreamMode.EVENTS):  # no reader: nothing built
         return await run_timed(t, call, env)
     args = dict(call.args)
-    head = (ctx.step, ctx.node, uuid.uuid4().hex, call.name, call.id or "", args)
-    ctx.emit(StreamMode.EVENTS, ToolStart(*head, ctx.ns, ctx.task_id))
+    head = (
+        ctx.step,
+        ctx.node,
+        uuid.uuid4().hex,
+        ctx.ns,
+        ctx.task_id,
+        call.name,
+        call.id or "",
+        args,
+    )
+    ctx.emit(StreamMode.EVENTS, ToolStart(*head))
     try:
         result = await run_timed(t, call, env)
     except (GraphInterrupt, ParentCommand):
         raise  # a pause or a jump is no failure: the call tells its end when run again
     except Exception as exc:
-        ctx.emit(StreamMode.EVENTS, ToolError(*head, exc, ctx.ns, ctx.task_id))
+        ctx.emit(StreamMode.EVENTS, ToolError(*head, exc))
         raise
-    ctx.emit(StreamMode.EVENTS, ToolEnd(*head, result, _status(result), ctx.ns, ctx.task_id))
+    ctx.emit(StreamMode.EVENTS, ToolEnd(*head, result, _status(result)))
     return result
 
 
