@@ -1,9 +1,10 @@
 """The Python API: compile an `.agent` file and get its graphs ready to run.
 
-Input: a path to an `.agent` file. Output: `load(path)` → `{graph name: CompiledGraph}` (every
-`agent` and `graph` block, qualified names for used files' graphs), `load_agent(path, name)`
-→ one of them. A file with errors raises `LoadError`, whose message is every diagnostic
-rendered as `agentc check` prints it. Without a name, `choose_graph` (what `agentc run`,
+Input: a path to an `.agent` file. Output: `load(path)` → `{graph name: LoadedGraph}` (every
+`agent` and `graph` block, qualified names for used files' graphs; a `CompiledGraph` that
+also draws itself with `get_graph()`, graphview.py), `load_agent(path, name)` → one of
+them. A file with errors raises `LoadError`, whose message is every diagnostic rendered as
+`agentc check` prints it. Without a name, `choose_graph` (what `agentc run`,
 `agentc graph` and `agentc explain` use too) takes the file's only graph, else the one no
 other graph uses (a supervisor, not its sub-agents), else raises `PickError` listing the
 names; `Choice.note` is the line those commands print on stderr when they chose.
@@ -27,8 +28,8 @@ from .ircache import NO_CACHE_ENV
 if TYPE_CHECKING:
     import agentc.ir as ir
     from agentc.compiler.pipeline import CompileResult
+    from agentc.graphview import LoadedGraph
     from agentc.runtime.checkpoint import Checkpointer
-    from agentc.runtime.compiled import CompiledGraph
     from agentc.runtime.store import Store
 
 __all__ = [
@@ -88,22 +89,24 @@ def bind(
     base_dir: str,
     checkpointer: Checkpointer | None = None,
     store: Store | None = None,
-) -> CompiledGraph:
+) -> LoadedGraph:
     """The graph compiled; its own `checkpoint …` and `store …` statements apply unless a
-    checkpointer / long-term store (I1) is given."""
+    checkpointer / long-term store (I1) is given (agentc's own: a LangGraph saver or store
+    is refused, naming agentc's)."""
     import agentc.runtime as runtime
+    from agentc.graphview import LoadedGraph
 
     graph = program.graph(name)
     if checkpointer is None:
         checkpointer = runtime.checkpointer_for(graph.checkpoint, base_dir)
     if store is None:
         store = runtime.open_store(graph.store, base_dir)
-    return runtime.compile(program, name, checkpointer=checkpointer, store=store, base_dir=base_dir)
+    return LoadedGraph(program, name, checkpointer=checkpointer, store=store, base_dir=base_dir)
 
 
 def load(
     path: str | Path, *, checkpointer: Checkpointer | None = None, store: Store | None = None
-) -> dict[str, CompiledGraph]:
+) -> dict[str, LoadedGraph]:
     """Every graph of the file, compiled (agents through the create_agent template)."""
     program = compile_program(path)
     base_dir = str(Path(path).resolve().parent)
@@ -116,7 +119,7 @@ def load_agent(
     *,
     checkpointer: Checkpointer | None = None,
     store: Store | None = None,
-) -> CompiledGraph:
+) -> LoadedGraph:
     """One graph of the file: `name`, or the only one, or the one no other graph uses (a
     supervisor, not its sub-agents; `PickError` when that is not one). `store`: the
     long-term store its tools and middleware use (I1), else the file's `store …`. Invoked

@@ -23,9 +23,9 @@ Invariants:
   where it paused instead of starting over.
 - I1: the child's tasks see the parent's long-term store, and its run context (checked
   again against the child's own `context` schema, if it declares one).
-- The child's `messages` and `custom` events reach the parent's stream readers, their `ns`
-  prefixed with the node's name (a subgraph node) or the child's namespace segment (keyed);
-  its `events` ones as they are (their `ns` is the child's checkpoint namespace).
+- The child's `messages`, `custom` and `events` events reach the parent's stream readers
+  as they are: their `ns` is the emitting task's checkpoint namespace (`node:task|…`, the
+  path LangGraph's `subgraphs=True` namespaces give).
 """
 
 from __future__ import annotations
@@ -149,7 +149,8 @@ def _forward(sink: Sink, label: str) -> Sink:
 
     def forward(event: Any) -> None:
         if isinstance(event, (MessagesEvent, CustomEvent)):
-            ns = f"{label}|{event.ns}" if event.ns else label
+            # a child task's `ns` is already its whole namespace (`node:task|…`, LangGraph's)
+            ns = event.ns or label
             sink(type(event)(event.step, event.node, event.payload, ns))
         elif isinstance(event, RUN_EVENTS):  # their `ns` is already the child's namespace
             sink(event)

@@ -3,9 +3,11 @@ stream / astream and the state calls (get_state, get_state_history, update_state
 
 Input: an `ir.Program`, a graph name, an optional `Checkpointer`, an optional long-term
 `Store` (I1) and optionally the node cache to use. Output: results as plain dicts of
-output channels (+ `__interrupt__` when paused by `interrupt()`), or typed events. Each
-run's `context` (`RunConfig.context` or the `context=` keyword) is checked against the
-graph's `context` schema before step one. One async core (`run`); the sync API is one
+output channels (+ `__interrupt__` when paused by `interrupt()`), typed events (`mode=`)
+or LangGraph's chunks (`stream_mode=`, chunks.py). Every call takes a `RunConfig` or
+LangGraph's config dict (config_dict.py). Each run's `context` (`RunConfig.context` or the
+`context=` keyword) is checked against the graph's `context` schema before step one. One
+async core (`run`); the sync API is one
 adapter (`syncrun`): with no event loop running in the calling thread it drives a private
 per-thread loop (and runs a lone sync task inline); called from inside a running loop, it
 runs the core on a fresh thread and waits.
@@ -14,8 +16,9 @@ runs the core on a fresh thread and waits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
-from collections.abc import AsyncGenerator, Iterable, Iterator, Mapping
+from collections.abc import AsyncGenerator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,19 +34,36 @@ from agentc.runtime.bind import (
 from agentc.runtime.cache import NodeCache
 from agentc.runtime.checkpoint import Checkpointer, MemoryCheckpointer
 from agentc.runtime.child import arun_child, nests, run_child
-from agentc.runtime.errors import CheckpointerRequiredError, GraphStructureError, InvalidUpdateError
+from agentc.runtime.chunks import INTERRUPT_KEY, ChunkShape, chunk_shape, langgraph_chunks
+from agentc.runtime.config_dict import (
+    ConfigArg,
+    invoke_config,
+    own_checkpointer,
+    own_store,
+    run_config,
+    saved_config,
+    with_context,
+)
+from agentc.runtime.errors import (
+    CheckpointerRequiredError,
+    GraphStructureError,
+    InvalidConfigError,
+    InvalidUpdateError,
+)
 from agentc.runtime.events import Event
 from agentc.runtime.executor import Loop, Outcome, RunSpec
 from agentc.runtime.schema import find_schema, program_defs, run_context
 from agentc.runtime.serde import TypeAllowlist, allowlist
 from agentc.runtime.snapshots import StateSnapshot
 from agentc.runtime.store import Store
-from agentc.runtime.syncrun import collect, run_sync, running_loop, thread_loop
+from agentc.runtime.syncrun import iterate, run_sync, running_loop
 from agentc.runtime.types import Durability, RunConfig, StreamMode
 
-INTERRUPT_KEY = "__interrupt__"
 ALL_NODES = "*"  # interrupt_before="*": every node (as LangGraph)
-Context = Mapping[str, Any] | None
+Context = object  # a mapping, or a dataclass / pydantic instance (read as its fields)
+Modes = StreamMode | str | Iterable[StreamMode | str]
+LangGraphModes = str | Sequence[str]  # `stream_mode=`: LangGraph's chunks (`chunks.py`)
+Streamed = Any  # what `stream` yields: an `Event` (`mode=`), a chunk (`stream_mode=`)
 
 
 def compile(
@@ -105,6 +125,7 @@ class CompiledGraph:
         env: Env | None = None,
         cache: NodeCache | None = None,
     ) -> None:
+        own_checkpointer(checkpointer), own_store(store)  # not LangGraph's: "use X"
         self.program = program
         self.graph = program.graph(graph)
         self.env = env or Env(program, base_dir, self._compile_sibling)
@@ -218,17 +239,23 @@ class CompiledGraph:
     async def ainvoke(
         self,
         value: Any,
-        config: RunConfig | None = None,
+        config: ConfigArg = None,
         *,
         durability: Durability | str | None = None,
         interrupt_before: Iterable[str] | str | None = None,
         interrupt_after: Iterable[str] | str | None = None,
         context: Context = None,
+        stream_mode: str | None = None,
     ) -> dict[str, Any]:
+        """The output channels at the run's end (+ `__interrupt__` when it paused).
+        `config`: a `RunConfig` or LangGraph's config dict (`config_dict.py`); `context`:
+        a mapping, dataclass or pydantic instance; `stream_mode`: "values" only, as this
+        returns (LangGraph's other modes return chunks: `stream`)."""
+        config = invoke_config(config, stream_mode)
         if nests(value, config, durability, interrupt_before, interrupt_after, context):
             return await arun_child(self, value)  # inside a running task (H3, D4)
         spec = self.spec(
-            _with_context(config, context),
+            with_context(config, context),
             durability=durability,
             breakpoints=_breakpoints(interrupt_before, interrupt_after),
         )
@@ -237,18 +264,43 @@ class CompiledGraph:
     async def astream(
         self,
         value: Any,
-        config: RunConfig | None = None,
+        config: ConfigArg = None,
         *,
-        mode: StreamMode | str | Iterable[StreamMode | str] = StreamMode.VALUES,
+        mode: Modes | None = None,
+        stream_mode: LangGraphModes | None = None,
         durability: Durability | str | None = None,
         interrupt_before: Iterable[str] | str | None = None,
         interrupt_after: Iterable[str] | str | None = None,
         context: Context = None,
         subgraphs: bool = False,
+    ) -> AsyncGenerator[Streamed, None]:
+        """The run's typed events in `mode` (default `values`), or, given LangGraph's
+        `stream_mode` instead, LangGraph's chunks of the same run (`chunks.py`). As
+        LangGraph, a subgraph's (or an agent tool's) `messages` and `custom` events, whose
+        `ns` names where they come from, show only with `subgraphs=True`; `events` (model
+        and tool calls) show from every level."""
+        if mode is not None and stream_mode is not None:
+            raise InvalidConfigError(
+                "stream() takes mode= (agentc's typed events) or stream_mode= (LangGraph's "
+                "chunks), not both",
+                help="drop one of them",
+            )
+        shape = None if stream_mode is None else chunk_shape(stream_mode, subgraphs)
+        spec = self.spec(
+            with_context(run_config(config), context),
+            durability=durability,
+            modes=_modes(StreamMode.VALUES if mode is None else mode, shape),
+            breakpoints=_breakpoints(interrupt_before, interrupt_after),
+        )
+        events = self._events(value, spec, subgraphs)
+        stream = events if shape is None else langgraph_chunks(events, shape)
+        async with contextlib.aclosing(stream):  # closing it stops the run (`_events`)
+            async for item in stream:
+                yield item
+
+    async def _events(
+        self, value: Any, spec: RunSpec, subgraphs: bool
     ) -> AsyncGenerator[Event, None]:
-        """The run's events. As LangGraph, a subgraph's (or an agent tool's) `messages` and
-        `custom` events, whose `ns` names where they come from, show only with
-        `subgraphs=True`; `events` (model and tool calls) show from every level."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue()
         owner = threading.get_ident()
@@ -262,14 +314,7 @@ class CompiledGraph:
             else:
                 loop.call_soon_threadsafe(queue.put_nowait, event)
 
-        spec = self.spec(
-            _with_context(config, context),
-            durability=durability,
-            modes=_modes(mode),
-            sink=sink,
-            breakpoints=_breakpoints(interrupt_before, interrupt_after),
-        )
-        task = asyncio.ensure_future(self.run(value, spec))
+        task = asyncio.ensure_future(self.run(value, replace(spec, sink=sink)))
         task.add_done_callback(lambda _: queue.put_nowait(_DONE))
         try:
             while (event := await queue.get()) is not _DONE:
@@ -284,18 +329,21 @@ class CompiledGraph:
     def invoke(
         self,
         value: Any,
-        config: RunConfig | None = None,
+        config: ConfigArg = None,
         *,
         durability: Durability | str | None = None,
         interrupt_before: Iterable[str] | str | None = None,
         interrupt_after: Iterable[str] | str | None = None,
         context: Context = None,
+        stream_mode: str | None = None,
     ) -> dict[str, Any]:
+        """`ainvoke` from sync code (inside a running task: a nested run of that task)."""
+        config = invoke_config(config, stream_mode)
         if nests(value, config, durability, interrupt_before, interrupt_after, context):
             return run_child(self, value)  # inside a running task: a nested run (H3, D4)
         inline = running_loop() is None
         spec = self.spec(
-            _with_context(config, context),
+            with_context(config, context),
             durability=durability,
             inline_sync=inline,
             breakpoints=_breakpoints(interrupt_before, interrupt_after),
@@ -305,51 +353,44 @@ class CompiledGraph:
     def stream(
         self,
         value: Any,
-        config: RunConfig | None = None,
+        config: ConfigArg = None,
         *,
-        mode: StreamMode | str | Iterable[StreamMode | str] = StreamMode.VALUES,
+        mode: Modes | None = None,
+        stream_mode: LangGraphModes | None = None,
         durability: Durability | str | None = None,
         interrupt_before: Iterable[str] | str | None = None,
         interrupt_after: Iterable[str] | str | None = None,
         context: Context = None,
         subgraphs: bool = False,
-    ) -> Iterator[Event]:
-        agen = self.astream(
-            value,
-            config,
-            mode=mode,
-            durability=durability,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-            context=context,
-            subgraphs=subgraphs,
+    ) -> Iterator[Streamed]:
+        """`astream` from sync code."""
+        yield from iterate(
+            self.astream(
+                value,
+                config,
+                mode=mode,
+                stream_mode=stream_mode,
+                durability=durability,
+                interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after,
+                context=context,
+                subgraphs=subgraphs,
+            )
         )
-        if running_loop() is None:
-            loop = thread_loop()
-            try:
-                while True:
-                    try:
-                        yield loop.run_until_complete(agen.__anext__())
-                    except StopAsyncIteration:
-                        return
-            finally:
-                loop.run_until_complete(agen.aclose())
-        else:
-            yield from run_sync(lambda: collect(agen))
 
     def clear_cache(self, nodes: Iterable[str] | str | None = None) -> None:
         """Forget the cached results of every node, or of the named ones."""
         if self.cache is not None:
             self.cache.clear(nodes)
 
-    def get_state(self, config: RunConfig) -> StateSnapshot | None:
+    def get_state(self, config: ConfigArg) -> StateSnapshot | None:
         return run_sync(lambda: self.aget_state(config))
 
-    def get_state_history(self, config: RunConfig) -> list[StateSnapshot]:
+    def get_state_history(self, config: ConfigArg) -> list[StateSnapshot]:
         return run_sync(lambda: self.aget_state_history(config))
 
     def update_state(
-        self, config: RunConfig, values: dict[str, Any] | None, as_node: str | None = None
+        self, config: ConfigArg, values: dict[str, Any] | None, as_node: str | None = None
     ) -> RunConfig:
         return run_sync(lambda: self.aupdate_state(config, values, as_node))
 
@@ -363,19 +404,19 @@ class CompiledGraph:
             )
         return Loop(self.bound, self.spec(config, durability=durability))
 
-    async def aget_state(self, config: RunConfig) -> StateSnapshot | None:
+    async def aget_state(self, config: ConfigArg) -> StateSnapshot | None:
         """The thread's latest state, or the checkpoint `config.checkpoint_id` names."""
-        return await snapshots.read_state(self._loop, config)
+        return await snapshots.read_state(self._loop, saved_config(config))
 
-    async def aget_state_history(self, config: RunConfig) -> list[StateSnapshot]:
+    async def aget_state_history(self, config: ConfigArg) -> list[StateSnapshot]:
         """Every saved state of the thread, newest first."""
-        return await snapshots.read_history(self._loop, config)
+        return await snapshots.read_history(self._loop, saved_config(config))
 
     async def aupdate_state(
-        self, config: RunConfig, values: dict[str, Any] | None, as_node: str | None = None
+        self, config: ConfigArg, values: dict[str, Any] | None, as_node: str | None = None
     ) -> RunConfig:
         """Apply `values` as if `as_node` wrote them; the next tasks follow from that node."""
-        return await snapshots.write_state(self._loop, config, values, as_node)
+        return await snapshots.write_state(self._loop, saved_config(config), values, as_node)
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,13 +425,6 @@ class Breakpoints:
 
     before: Iterable[str] | str | None = None
     after: Iterable[str] | str | None = None
-
-
-def _with_context(config: RunConfig | None, context: Context) -> RunConfig | None:
-    """`invoke(…, context=…)` is `RunConfig(context=…)` (the keyword wins)."""
-    if context is None:
-        return config
-    return replace(config or RunConfig(), context=context)
 
 
 def _breakpoints(before: Any, after: Any) -> Breakpoints | None:
@@ -406,7 +440,9 @@ def _result(outcome: Outcome) -> dict[str, Any]:
     return outcome.values
 
 
-def _modes(mode: Any) -> frozenset[StreamMode]:
+def _modes(mode: Modes, shape: ChunkShape | None) -> frozenset[StreamMode]:
+    if shape is not None:
+        return frozenset(shape.modes)
     if isinstance(mode, (str, StreamMode)):
         return frozenset({StreamMode(mode)})
     return frozenset(StreamMode(m) for m in mode)

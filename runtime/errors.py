@@ -218,3 +218,73 @@ class ModelPluginError(AgentcRuntimeError):
     cannot be built or is not a chat model."""
 
     code = "bad-model-plugin"
+
+
+class ForeignObjectError(AgentcRuntimeError, TypeError):
+    """A LangGraph or LangChain object given where agentc has its own kind (a LangGraph
+    checkpointer or store); the message names agentc's."""
+
+    code = "foreign-object"
+
+
+class GraphvizMissingError(AgentcRuntimeError):
+    """A PNG drawing asked for where Graphviz's `dot` program is not installed."""
+
+    code = "graphviz-missing"
+
+
+class ToolCallError(AgentcRuntimeError):
+    """A tool raised while answering one of the model's calls. The exception the tool
+    raised keeps its class for Python callers (E3: LangGraph re-raises it) and carries this
+    error, which names the tool, the call's id and its arguments' keys: what `agentc run`
+    shows (`failed_tool_call`)."""
+
+    code = "tool-failed"
+
+    def __init__(self, tool: str, call_id: str, arg_keys: tuple[str, ...], cause: BaseException):
+        self.tool, self.call_id, self.arg_keys, self.cause = tool, call_id, arg_keys, cause
+        text = " ".join((str(cause).strip() or type(cause).__name__).split())
+        keys = ", ".join(f"`{k}`" for k in arg_keys) or "none"
+        call = f"call `{call_id}`, " if call_id else ""
+        super().__init__(
+            f"tool `{tool}` raised {type(cause).__name__}: {text} ({call}arguments: {keys})",
+            help="fix the tool; to let the model read a failure instead, raise ToolException "
+            "from a tool marked `@tool(handle_tool_error=True)`",
+        )
+
+
+_TOOL_CALL_ATTR = "__agentc_tool_call__"
+
+
+def mark_failed_tool_call(exc: BaseException, error: ToolCallError) -> None:
+    """Attach `error` to the exception a tool raised, without wrapping it (as
+    `mark_failed_node`): the innermost call is kept when a nested run's tool failed."""
+    if failed_tool_call(exc) is not None:
+        return
+    exc.add_note(f"During tool call `{error.tool}` ({error.call_id or 'no id'})")
+    try:
+        setattr(exc, _TOOL_CALL_ATTR, error)
+    except (AttributeError, TypeError):  # an exception type that takes no attributes
+        pass
+
+
+def failed_tool_call(exc: BaseException) -> ToolCallError | None:
+    """The tool call `exc` left, as an `AgentcRuntimeError`; None when no tool raised it."""
+    found = getattr(exc, _TOOL_CALL_ATTR, None)
+    return found if isinstance(found, ToolCallError) else None
+
+
+class ToolSchemaError(AgentcRuntimeError):
+    """A tool parameter whose type no JSON schema can describe (a plain class), found while
+    building the schema the model is sent: named by tool, parameter, module and line."""
+
+    code = "tool-schema"
+
+    def __init__(self, tool: str, param: str, type_name: str, where: str) -> None:
+        self.tool, self.param, self.type_name, self.where = tool, param, type_name, where
+        super().__init__(
+            f"tool `{tool}`: parameter `{param}` has type `{type_name}` ({where}), which no "
+            "JSON schema can describe",
+            help=f"make `{type_name.rsplit('.', 1)[-1]}` a pydantic model, a dataclass or a "
+            "TypedDict, or take its fields as parameters",
+        )

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import agentc.ir as ir
 from agentc.runtime.algo import PULL, Task, TaskResult, normalize
 from agentc.runtime.checkpoint import CheckpointSource, WriteKind
+from agentc.runtime.config_dict import own_input
 from agentc.runtime.errors import (
     CheckpointerRequiredError,
     EmptyInputError,
@@ -52,6 +53,7 @@ async def take_input(loop: Loop, value: Any) -> None:
         loop.emit_values()  # LangGraph: a resumed run's stream starts with the state
         return
     if not isinstance(value, Mapping):
+        own_input(value)  # LangGraph's Command: "use agentc.Command"
         raise InvalidUpdateError(
             f"the input must be a dict of channel values, not {type(value).__name__}"
         )

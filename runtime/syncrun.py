@@ -1,9 +1,10 @@
 """The one sync adapter: running the async core from sync code.
 
-Input: a function making a coroutine. Output: its result. With no event loop running in
-the calling thread, a private per-thread loop runs it (kept for the thread, so a sync
-caller's runs share one loop); called from inside a running loop, it runs on a fresh
-thread with a loop of its own, in a copy of the caller's context, and the caller waits.
+Input: a function making a coroutine, or an async generator. Output: its result, or its
+items. With no event loop running in the calling thread, a private per-thread loop runs
+it (kept for the thread, so a sync caller's runs share one loop); called from inside a
+running loop, it runs on a fresh thread with a loop of its own, in a copy of the caller's
+context, and the caller waits.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import threading
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -45,3 +46,21 @@ def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
 
 async def collect(agen: AsyncIterator[T]) -> list[T]:
     return [x async for x in agen]
+
+
+def iterate(agen: AsyncGenerator[T, None]) -> Iterator[T]:
+    """An async generator read from sync code: item by item on the thread's private loop
+    (closed when the reader stops, which stops the run it reads), or, called from inside
+    a running loop, read whole on a fresh thread first."""
+    if running_loop() is not None:
+        yield from run_sync(lambda: collect(agen))
+        return
+    loop = thread_loop()
+    try:
+        while True:
+            try:
+                yield loop.run_until_complete(anext(agen))
+            except StopAsyncIteration:
+                return
+    finally:
+        loop.run_until_complete(agen.aclose())

@@ -66,13 +66,17 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class RunConfig:
-    """Per-run settings: the typed replacement for LangGraph's `config` dict."""
+    """Per-run settings: the typed replacement for LangGraph's `config` dict (which every
+    method taking a `RunConfig` also reads: `config_dict.run_config`)."""
 
     thread_id: str | None = None
     checkpoint_id: str | None = None
     recursion_limit: int | None = None  # None: the graph's own bound limit (F1, H2)
     configurable: Mapping[str, Any] = field(default_factory=dict)  # e.g. a per-run model (A4)
     tags: tuple[str, ...] = ()
+    # LangGraph's `metadata`: the caller's labels for the run, readable by its nodes
+    # (`get_config().metadata`); nothing in the runtime reads them
+    metadata: Mapping[str, Any] = field(default_factory=dict)
     # The run's context (LangGraph's `context=`): read-only values for every node, tool and
     # middleware of the run and of its subgraphs, checked against `Graph.context`'s schema
     # before step one. Not saved in checkpoints: a resumed run is given it again.

@@ -77,6 +77,12 @@ class MessageDelta:
     id: str | None = None  # the provider's message id, on the first delta that knows it
     response_metadata: dict[str, Any] = field(default_factory=dict)  # model name, stop reason …
 
+    @property
+    def content(self) -> str:
+        """The text under LangChain's `AIMessageChunk` name, for `stream_mode="messages"`
+        readers that print `chunk.content`."""
+        return self.text
+
 
 @dataclass(frozen=True, slots=True)
 class ModelProfile:
