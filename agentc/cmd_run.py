@@ -1,29 +1,39 @@
 """`agentc run FILE`: run an agent or graph and print a readable transcript.
 
-Input: an `.agent` file and the user's input (`--input`, `--input-file`, or stdin when it is
-not a terminal): text is the user's message, a JSON object sets input channels (agents and
-graphs alike), as `--set KEY=VALUE` does; `--context '{…}'` is the run context. Without
-`--agent`, a file with several agents and graphs runs the one no other uses (and says so on
-stderr), else refuses with the names. Output on stdout: who said what, each node's update
-(the channels it wrote), tool calls with their arguments, tool results, each task's own
-time (measured from the moment its step started to the moment the task finished, as the
-runtime reports them) and token usage where known, then the final answer (or the
-structured response) and the `-- done` line, which counts every model call of the run
-(model nodes, agents, agents as tools, and Python nodes calling a model of their own
-through `agentc.models.init_chat_model`) with the tokens the providers reported. `--json`
+Input: an `.agent` file and the user's input (`--input`, `--input-file`, stdin when it is
+not a terminal, else the message typed at a `you> ` prompt; a `--thread` that has nothing to
+continue asks or says so too): text is the user's message, a JSON object sets input channels
+(agents and graphs alike), as `--set KEY=VALUE` does; `--context '{…}'` is the run context.
+Without `--agent`, a file with several agents and graphs runs the one no other uses (and
+says so on stderr), else refuses with the names. Output on stdout: who said what, each
+node's update (the channels it wrote), tool calls with their arguments, tool results, each
+task's own time (measured from the moment its step started to the moment the task finished,
+as the runtime reports them) and token usage where known, then the final answer (or the
+structured response) and the `-- done` line, which counts every model call of the run (model
+nodes, agents, agents as tools, and Python nodes calling a model of their own through
+`agentc.models.init_chat_model`) with the tokens the providers reported. `--json`
 prints the final state as JSON and nothing else on stdout. `--stream` prints model text
 and tool-call arguments as they arrive. `--record FILE` saves every exchange with the
 agent's model to a cassette (keys never written), `--replay FILE` serves them back with no
-network and no key.
+network and no key. With more than one caller (sub-agents, model nodes) each one's calls and
+tokens follow the `-- done` line. A provider call that is retried says so as it waits
+(`retrying openai:gpt-4.1-mini after HTTP 429 (retry-after 1 s), attempt 2 of 3`); private
+bookkeeping channels (`jump_to`, a middleware's private state) are never shown. A `.env`
+beside the file and one in the working directory are loaded first (a variable already set
+wins; `--verbose` names each file and the variables it set, never a value).
 
-Exit codes: 0 success; 1 the file does not compile or the run fails (one clear paragraph,
+Exit codes: 0 success; 1 the file does not compile, the run fails (one clear paragraph,
 no traceback; `--verbose` adds it; a failing node is named by its path, `node `sub` ›
-`inner` failed: ValueError: …`, after the `.agent` line that declares it); 2 usage errors
+`inner` failed: ValueError: …`, after the `.agent` line that declares it), or it stops
+without an answer because the model's last reply held only tool calls whose arguments could
+not be read (`-- stopped: …`; create_agent ends such a run normally); 2 usage errors
 (unknown or ambiguous `--agent`, input channels the graph does not take or values not of
 their type, a `--context` that does not fit the graph's context schema) and unreadable
 files, checked before anything runs. `--thread ID` continues a saved conversation: when the
 file declares no checkpointer the CLI keeps threads in the embedded SQLite store
-`.agentc/state.db` under the current directory. At an interrupt the question is printed
+`.agentc/state.db` under the current directory; a `checkpoint memory` thread is gone when
+the process ends, so the summary says it is not kept (and how to keep it) instead of
+offering `--thread`. At an interrupt the question is printed
 and, on a terminal (or with `--decisions FILE`), the answer is read and the run resumed.
 
 Input: the parsed command line (`add_arguments`). Output: the exit code of `run(args)` and
@@ -40,15 +50,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .api import LoadError, PickError, choose_graph, compile_cached
+from .dotenv import load_dotenv
 from .runner.calls import CallCount, counting_source
 from .runner.cassettes import cassette_source
 from .runner.errors import RunSite, UsageError, describe_error
 from .runner.given import context_value, input_value, parse_sets, split_input
-from .runner.inputs import check_files, read_input, with_model
+from .runner.inputs import ask_message, check_files, read_input, with_model
 from .runner.lines import input_lines
-from .runner.session import bind, drive
+from .runner.session import bind, drive, has_saved_run, keeps_threads
 from .runner.summary import finish, print_budgets, show_endpoints
-from .runner.transcript import Transcript
+from .runner.transcript import Transcript, hidden_channels
 
 if TYPE_CHECKING:
     import agentc.ir as ir
@@ -146,6 +157,7 @@ def _saved_thread(site: RunSite) -> None:
 
 def _run(args: argparse.Namespace, out: TextIO, site: RunSite) -> int:
     check_files(args)
+    _dotenv(args)
     text, channels = split_input(read_input(args))
     sets = parse_sets(args.set)
     try:
@@ -155,6 +167,9 @@ def _run(args: argparse.Namespace, out: TextIO, site: RunSite) -> int:
         return 1
     graph = _chosen(program, args)
     site.program, site.graph = program, graph
+    site.kept = keeps_threads(graph)
+    if text is None and channels is None and not sets and args.thread is None:
+        text = ask_message(graph)  # a person at a terminal types the message (else None)
     value = input_value(program, graph, text, channels, sets, resuming=args.thread is not None)
     context = context_value(program, graph, args.context)
     base_dir = str(Path(args.file).resolve().parent)
@@ -184,12 +199,23 @@ def _bound_run(
     program, graph = site.program, site.graph
     assert program is not None and graph is not None, "bound after the graph was chosen"
     compiled, config = bind(program, graph, base_dir, args.thread, source, context)
+    if value is None and not has_saved_run(compiled, config):
+        value = _fresh_input(program, graph, config.thread_id)
+    elif value is None and graph.agent is not None and not has_saved_run(compiled, config, True):
+        value = _next_message(program, graph, config.thread_id)  # its last run had ended
     if args.thread is None:  # a thread made for this run: the user has no way to know it
         site.thread = config.thread_id
+    if not site.kept and args.thread is not None:
+        print(
+            f"note: `checkpoint memory` keeps no thread between runs, so thread "
+            f"{args.thread} starts empty here",
+            file=sys.stderr,
+        )
     if site.thread and sys.stderr.isatty():
         # a person watching learns the new thread before anything can go wrong (a kill
         # leaves no chance to say it later); piped runs get it in the summary and on failure
-        print(f"thread: {site.thread}", file=sys.stderr)
+        kept = "" if site.kept else " (in memory only: gone when this run ends)"
+        print(f"thread: {site.thread}{kept}", file=sys.stderr)
     printer = _printer(args, graph, out, calls)
     if not args.json:
         if args.verbose:
@@ -197,8 +223,11 @@ def _bound_run(
         for line in input_lines(value, printer.conversations):
             print(line, file=out)
     durability = args.durability or graph.checkpoint.durability or "sync"
-    result = drive(compiled, value, config, printer, durability)
-    code = finish(result, args, out, config, printer)
+    from agentc.stdlib.providers.retry_events import listening
+
+    with listening(printer.retry):  # every provider retry of the run, told as it waits
+        result = drive(compiled, value, config, printer, durability)
+    code = finish(result, args, out, config, printer, kept=site.kept)
     if not args.json:
         print_budgets(compiled, config, out)
     return code
@@ -229,4 +258,39 @@ def _printer(
         graph_block=graph.agent is None,  # a `graph` block, not an agent's template
         conversations=frozenset(c.name for c in graph.state if c.type.display == "messages"),
         calls=calls,
+        hidden=hidden_channels(graph),
     )
+
+
+def _fresh_input(program: ir.Program, graph: ir.Graph, thread: str | None) -> dict[str, Any]:
+    """`--thread ID` with no input, on a thread with nothing saved: nothing to continue, so
+    the run starts; an agent's message is asked for at a terminal, else named as --input."""
+    text = ask_message(graph)
+    if text is None and graph.agent is not None:
+        raise UsageError(
+            f"thread {thread} has no saved run to continue; give `{graph.name}` the user's "
+            "message with --input TEXT (or pipe it to stdin)"
+        )
+    return input_value(program, graph, text, None, {}, resuming=False) or {}
+
+
+def _next_message(program: ir.Program, graph: ir.Graph, thread: str | None) -> dict[str, Any]:
+    """`--thread ID` with no input, on an agent's thread whose last run ended: the next
+    message, typed at a terminal, else named as --input (nothing would run without it)."""
+    text = ask_message(graph)
+    if text is None:
+        raise UsageError(
+            f"thread {thread} has finished its last run, so there is nothing to continue; "
+            f"give `{graph.name}` the next message with --input TEXT"
+        )
+    return input_value(program, graph, text, None, {}, resuming=False) or {}
+
+
+def _dotenv(args: argparse.Namespace) -> None:
+    """`.env` beside the file and in the working directory (`agentc/dotenv.py`); with
+    `--verbose` each file and the names it set are said on stderr, never a value."""
+    for loaded in load_dotenv(args.file):
+        if args.verbose:
+            names = ", ".join(loaded.names) or "nothing new"
+            kept = f"; already set, kept: {', '.join(loaded.kept)}" if loaded.kept else ""
+            print(f"loaded {loaded.path}: {names}{kept}", file=sys.stderr)

@@ -2,7 +2,10 @@
 
 Input: the cassette source of `--record`/`--replay` (or None) and a `CallCount`. Output:
 `counting_source(source, count)` → a model source whose every model counts each call it
-answers (`generate` or `stream`) and the tokens its provider reported, in `count`.
+answers (`generate` or `stream`) and the tokens its provider reported, in `count`, in all
+and per caller (`CallCount.by`, keyed by the name the model is built under: an agent's or
+sub-agent's name, `graph.node` for a model node, `node NAME` for the Python node calling a
+model of its own).
 
 Invariants: every model of the run comes through the source — a model node's, an agent's,
 an agent-as-tool's and a chat model a Python node makes itself with
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -25,32 +29,52 @@ if TYPE_CHECKING:
     from agentc.stdlib.providers.base import ChatModel, MessageDelta, ModelRequest
 
 
+@dataclass(slots=True)
+class Tally:
+    """One caller's model calls and reported tokens (an agent, a model node, a model a
+    Python node made)."""
+
+    calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+
+
 class CallCount:
-    """Model calls and reported tokens so far; calls come from worker threads too."""
+    """Model calls and reported tokens so far, in all and per caller (`by`: the name a
+    model is built under, the agent's or sub-agent's name for an agent's model); calls
+    come from worker threads too."""
 
     def __init__(self) -> None:
         self.calls = 0
         self.tokens_in = self.tokens_out = 0
+        self.by: dict[str, Tally] = {}  # in the order callers first called
         self._lock = threading.Lock()
 
-    def call(self) -> None:
+    def call(self, who: str = "") -> None:
         with self._lock:
             self.calls += 1
+            self.by.setdefault(who, Tally()).calls += 1
 
-    def usage(self, usage: UsageMetadata | None) -> None:
+    def usage(self, usage: UsageMetadata | None, who: str = "") -> None:
         if usage is None:
             return
         with self._lock:
             self.tokens_in += usage.input_tokens
             self.tokens_out += usage.output_tokens
+            tally = self.by.setdefault(who, Tally())
+            tally.tokens_in += usage.input_tokens
+            tally.tokens_out += usage.output_tokens
+
+
+SHARED = "models."  # how `agentc.models` names the models Python nodes make (`stdlib/chat.py`)
 
 
 class CountedModel:
     """A chat model that tells `count` of each call and its usage, then answers as `model`."""
 
-    def __init__(self, model: ChatModel, count: CallCount) -> None:
+    def __init__(self, model: ChatModel, count: CallCount, who: str = "") -> None:
         self.provider, self.name, self.profile = model.provider, model.name, model.profile
-        self._model, self._count = model, count
+        self._model, self._count, self._who = model, count, who
 
     def __repr__(self) -> str:
         return repr(self._model)
@@ -58,16 +82,28 @@ class CountedModel:
     def __getattr__(self, name: str) -> Any:  # what a provider offers beyond the protocol
         return getattr(self._model, name)
 
+    def caller(self) -> str:
+        """Who is calling: the agent or model node the model was built for, else (a model a
+        Python node made, shared by every node that uses it) the node running now."""
+        if self._who:
+            return self._who
+        from agentc.runtime.context import running_task  # imported by the run already
+
+        task = running_task()
+        return f"node {task.node}" if task is not None else "outside a node"
+
     async def generate(self, request: ModelRequest) -> AIMessage:
-        self._count.call()  # counted when made: a call that fails was made too
+        who = self.caller()
+        self._count.call(who)  # counted when made: a call that fails was made too
         message = await self._model.generate(request)
-        self._count.usage(message.usage_metadata)
+        self._count.usage(message.usage_metadata, who)
         return message
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[MessageDelta]:
-        self._count.call()
+        who = self.caller()
+        self._count.call(who)
         async for delta in self._model.stream(request):
-            self._count.usage(delta.usage)  # providers report usage once, on one delta
+            self._count.usage(delta.usage, who)  # providers report usage once, on one delta
             yield delta
 
 
@@ -76,6 +112,7 @@ def counting_source(source: ModelSource | None, count: CallCount) -> ModelSource
 
     def counted(graph: str, spec: ir.ModelSpec, make: Callable[[], ChatModel]) -> ChatModel:
         model = make() if source is None else source(graph, spec, make)
-        return CountedModel(model, count)
+        # `models.…`: a Python node's own model (`agentc.models`), told apart by its caller
+        return CountedModel(model, count, "" if graph.startswith(SHARED) else graph)
 
     return counted

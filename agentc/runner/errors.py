@@ -31,11 +31,13 @@ class RunSite:
     program: ir.Program | None = None
     graph: ir.Graph | None = None
     thread: str | None = None  # the saved thread this run writes, once bound
+    kept: bool = True  # the thread outlives the process (not `checkpoint memory`)
 
     def saved_thread_line(self) -> str | None:
         """After a failure or Ctrl-C: where the completed steps were saved, so the run
-        can be continued even when no `--thread` was given."""
-        if self.thread is None:
+        can be continued even when no `--thread` was given (never for a thread that
+        `checkpoint memory` forgets as the process ends)."""
+        if self.thread is None or not self.kept:
             return None
         thread = self.thread
         return f"progress so far is saved in thread {thread} (continue with --thread {thread})"
@@ -45,13 +47,23 @@ def describe_error(exc: BaseException, site: RunSite | None = None) -> str:
     """One paragraph: what failed and, where we know it, what to do. A node's failure
     names the node (and where it is declared); runtime errors render as their diagnostics
     (`error[recursion-limit]: …`); others name their kind."""
-    from agentc.runtime.errors import describe_node_failure, failed_nodes  # paid on failure
+    from agentc.runtime.errors import (  # paid on failure
+        describe_node_failure,
+        failed_nodes,
+        failed_tool_call,
+    )
 
     failure = describe_node_failure(exc)
+    kind = "error"
+    call = failed_tool_call(exc)  # a tool's own exception: the tool and the call it answered
+    if failure is not None and call is not None:
+        nodes = " › ".join(f"`{n}`" for n in failed_nodes(exc))
+        failure = f"node {nodes} failed: {call.message} (help: {call.help})"
+        kind = f"error[{call.code}]"
     if failure is not None:
         site = site or RunSite()
         span = node_span(site.program, site.graph, failed_nodes(exc))
-        return f"{span}: error: {failure}" if span is not None else f"error: {failure}"
+        return f"{span}: {kind}: {failure}" if span is not None else f"{kind}: {failure}"
     text = " ".join((str(exc).strip() or type(exc).__name__).split())
     code = getattr(exc, "code", None)
     if isinstance(code, str) and hasattr(exc, "message"):

@@ -3,9 +3,10 @@
 Input: the parsed command line. Output: `check_files` (raises `UsageError` before any work
 when a named file cannot be read or the cassette cannot be written), `read_input` (the
 user's text from `--input`, `--input-file` or a piped stdin, which is not read with
-`--set`; `given.py` reads it as a message or as channel values), `with_model` (the program
+`--set`; `given.py` reads it as a message or as channel values), `ask_message` (at a
+terminal with nothing given: the message typed on a prompt line), `with_model` (the program
 with `--model` in place of the agent's model). Invariants: nothing is compiled or run here;
-a terminal stdin is never read.
+a terminal stdin is read only by `ask_message`, one line, after a prompt.
 """
 
 from __future__ import annotations
@@ -64,6 +65,24 @@ def read_input(args: argparse.Namespace) -> str | None:
         data = sys.stdin.read()
         return data if data.strip() else None
     return None
+
+
+def ask_message(graph: ir.Graph) -> str | None:
+    """At a terminal, with nothing given, an agent's user types the message on a prompt
+    line (`you> `); None elsewhere (a graph block starts from its defaults; piped runs get
+    `given.py`'s message naming `--input`). An empty line or Ctrl-D is a usage error."""
+    takes = graph.agent is not None or any(c.name == "messages" and c.input for c in graph.state)
+    if not takes or not sys.stdin.isatty():
+        return None
+    try:
+        text = input("you> ")
+    except EOFError:
+        text = ""
+    if not text.strip():
+        raise UsageError(
+            f"no message for `{graph.name}`: type one at the prompt, or pass --input TEXT"
+        )
+    return text
 
 
 def with_model(program: ir.Program, graph_name: str, spec_text: str) -> ir.Program:

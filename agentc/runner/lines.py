@@ -62,6 +62,14 @@ class LiveMessage:
         self.out.write(f")  id={self.call_id}\n" if self.call_id else ")\n")
         self.call = self.call_id = None
 
+    def cut(self) -> None:
+        """The reply broke off (the stream failed, the run was stopped): end the half-shown
+        line so what follows, an error on stderr, starts a line of its own."""
+        if self.call is not None or self.text:
+            self.out.write(" … (cut off)\n")
+            self.out.flush()
+        self.text, self.call, self.call_id, self.calls = False, None, None, 0
+
     def end(self) -> LiveShown:
         """Close what is open; say what was shown (the message is not printed twice)."""
         shown = LiveShown(self.text, self.calls)

@@ -2,12 +2,13 @@
 
 Input: the compiled program, the chosen graph, the working folder, `--thread`, the model
 source of `--record`/`--replay` and the run context (`--context`). Output: `bind` → the
-`CompiledGraph` and its `RunConfig`; `drive` → the final state (with `__interrupt__` when
-the run stopped at a pause nobody answered). Invariants: the file's own `checkpoint …`
-applies; a file that says nothing gets the CLI's embedded SQLite store `.agentc/state.db`
-under the current directory (F10), and `checkpoint none` refuses `--thread`; the long-term
-store is the file's `store …` or none (I1); pooled provider clients are closed when the run
-ends, however it ends.
+`CompiledGraph` and its `RunConfig`; `keeps_threads` (not `checkpoint memory`) and
+`has_saved_run` (the thread holds something to continue); `drive` → the final state (with
+`__interrupt__` when the run stopped at a pause nobody answered). Invariants: the file's own
+`checkpoint …` applies; a file that says nothing gets the CLI's embedded SQLite store
+`.agentc/state.db` under the current directory (F10), and `checkpoint none` refuses
+`--thread`; the long-term store is the file's `store …` or none (I1); pooled provider
+clients are closed when the run ends, however it ends.
 """
 
 from __future__ import annotations
@@ -43,6 +44,24 @@ def open_checkpointer(graph: ir.Graph, base_dir: str) -> Checkpointer | None:
         Path(DEFAULT_STORE).parent.mkdir(parents=True, exist_ok=True)
         return SqliteCheckpointer(DEFAULT_STORE)
     return runtime.checkpointer_for(spec, base_dir)
+
+
+def keeps_threads(graph: ir.Graph) -> bool:
+    """Whether a thread of this graph outlives the process: not with `checkpoint memory`
+    (its threads are gone when the run ends, so no `--thread` can continue them)."""
+    import agentc.ir as ir
+
+    return graph.checkpoint.kind is not ir.CheckpointKind.MEMORY
+
+
+def has_saved_run(compiled: CompiledGraph, config: RunConfig, pending: bool = False) -> bool:
+    """Whether the run's thread holds a saved run (a thread never run holds none, so a run
+    with no input has nothing to start from); with `pending`, one with steps still to run
+    (paused), which a run with no input continues."""
+    saver = compiled.checkpointer
+    thread = config.thread_id
+    last = saver.get(thread, "") if saver is not None and thread is not None else None
+    return last is not None and (bool(last.next) or not pending)
 
 
 def bind(
@@ -113,7 +132,11 @@ async def _drive(
                 inline_sync=True,
                 durability=durability,
             )
-            outcome = await compiled.run(value, spec)
+            try:
+                outcome = await compiled.run(value, spec)
+            except BaseException:
+                printer.break_off()  # the error's paragraph must not join a streamed line
+                raise
             if not outcome.paused:
                 return outcome.values
             if not outcome.interrupts:  # a breakpoint (D7): the thread holds the run

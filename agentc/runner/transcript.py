@@ -25,8 +25,10 @@ from .pauses import NO_ANSWER, DecisionsFile
 from .pauses import answer as answer_in_terminal
 
 if TYPE_CHECKING:
+    import agentc.ir as ir
     from agentc.runtime import Interrupt
     from agentc.runtime.events import DebugEvent, Event
+    from agentc.stdlib.providers.retry_events import ModelRetry
 
 
 class Transcript:
@@ -45,8 +47,11 @@ class Transcript:
         graph_block: bool = False,
         conversations: frozenset[str] = frozenset({"messages"}),
         calls: CallCount | None = None,
+        hidden: frozenset[str] = frozenset(),
     ) -> None:
         self.out, self.quiet, self.stream, self.full = out, quiet, stream, full
+        # the graph's bookkeeping (`jump_to`, middleware's private channels): never shown
+        self.hidden = hidden
         self.graph_block = graph_block  # a `graph` block: every node's update is shown
         self.conversations = conversations  # channels of type `messages`, shown as messages
         # the run's model calls, counted at the model (`calls.py`), whichever node makes
@@ -136,7 +141,10 @@ class Transcript:
         writes = {
             k: v
             for k, v in update.items()
-            if k not in self.conversations and k != "structured_response" and not k.startswith("_")
+            if k not in self.conversations
+            and k != "structured_response"
+            and k not in self.hidden
+            and not k.startswith("_")
         }
         silent = self.graph_block and not self.conversations & set(update)  # wrote nothing
         if self.quiet or not (writes or silent):
@@ -158,6 +166,17 @@ class Transcript:
         for line in render_message(m, shown):
             print(clip(line, self.full), file=self.out)
         print(f"  [{node}{_timing(took)}{usage_text(m)}]", file=self.out)
+
+    def retry(self, event: ModelRetry) -> None:
+        """A provider call failed and is tried again (E8): said as it waits."""
+        with self.lock:
+            self.say(event.describe())
+
+    def break_off(self) -> None:
+        """The run failed or was stopped: a reply half-printed by --stream is ended first."""
+        with self.lock:
+            if not self.quiet:
+                self.live.cut()
 
     def say(self, text: str) -> None:
         """An informational line: stdout in a transcript, stderr under --json."""
@@ -187,6 +206,15 @@ class Transcript:
 
 
 WIDE = 100  # a node's writes share one line up to this width
+
+
+def hidden_channels(graph: ir.Graph) -> frozenset[str]:
+    """Channels the transcript never shows: those cleared after each step (`jump_to`) and
+    the ones a middleware declares private (LangChain's PrivateStateAttr: in neither the
+    run's input nor its result), such as `hitl_edited_tool_calls`."""
+    own = [c for m in (graph.agent.middleware if graph.agent else ()) for c in m.state]
+    private = {c.name for c in own if not c.input and not c.output}
+    return frozenset(private | {c.name for c in graph.state if c.ephemeral})
 
 
 def _as_message(value: Any) -> Any:

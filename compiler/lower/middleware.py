@@ -26,8 +26,13 @@ from .common import tool_spec
 
 def budgets(limits: ast.LimitsStmt | None) -> list[ir.MiddlewareSpec]:
     """Budgets in `limits` lower to the prelude's `budgets` middleware, placed first."""
-    spec = budget_middleware(limits, prelude_decls()["budgets"])
-    return [spec] if spec is not None else []
+    decl = prelude_decls()["budgets"]
+    spec = budget_middleware(limits, decl)
+    if spec is None:
+        return []
+    # the spent amounts live in the prelude's private channel, as for `middleware { budgets … }`
+    state = [_channel(d.name, d.type, d.visibility, spec.span) for d in decl.state]
+    return [spec.model_copy(update={"state": state})]
 
 
 def middleware(ctx: Ctx, stmt: ast.MiddlewareStmt | None) -> list[ir.MiddlewareSpec]:

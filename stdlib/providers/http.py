@@ -43,6 +43,7 @@ from typing import Any
 
 import httpx
 
+from . import retry_events
 from .errors import (
     ProviderConnectionError,
     ProviderError,
@@ -268,9 +269,8 @@ async def _send_with_retries(
         except ProviderError as err:
             if not err.retryable or attempt >= endpoint.max_retries:
                 raise
-            wait = err.retry_after_s
+            await retry_events.pause(endpoint, body, err, backoff_s(attempt), attempt)
         attempt += 1
-        await asyncio.sleep(wait if wait is not None else backoff_s(attempt - 1))
 
 
 async def _attempt(endpoint: Endpoint, path: str, content: bytes, stream: bool) -> Opened:
