@@ -6,8 +6,9 @@ PNG and the html page need Graphviz's `dot`; without it the command says which p
 installs it (exit 2) and mermaid/dot text still work. Exit codes as in cli.py.
 
 Input: an `.agent` file and the drawing options. Output: the diagram's bytes on stdout or in
-a file; `--expand` (`--xray`) draws subgraph and agent nodes as clusters of their child's
-nodes. Invariants: drawings are deterministic (the IR's order); `load_program`,
+a file; an agent used as a tool is drawn as a sub-agent node beside the tools node that
+runs it, and `--expand` (`--xray`) draws subgraph, agent and sub-agent nodes as clusters
+of their child's nodes. Invariants: drawings are deterministic (the IR's order); `load_program`,
 `select_graph` and `load_graph` are shared with `agentc explain`, and print why before
 returning None.
 """
@@ -67,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--xray",
         dest="expand",
         action="store_true",
-        help="draw subgraph and agent nodes as a cluster of the child's own nodes "
+        help="draw subgraph, agent and sub-agent nodes as a cluster of the child's own nodes "
         "(as LangGraph's get_graph(xray=True)); collapsed by default",
     )
 
@@ -151,12 +152,16 @@ def draw(
     fmt: Format,
     legend: bool = True,
     expand: Mapping[str, ir.Graph] | None = None,
+    graphs: Mapping[str, ir.Graph] | None = None,
+    program: ir.Program | None = None,
 ) -> bytes:
-    """The diagram in `fmt` (subgraph nodes expanded from `expand`, the program's graphs by
-    name, when given); raises render.DotNotFound for svg/png/html without `dot`."""
+    """The diagram in `fmt`: sub-agents described from `graphs` (the program's graphs by
+    name), and subgraph, agent and sub-agent nodes expanded from `expand` (the same
+    mapping, `--xray`) when given; raises render.DotNotFound for svg/png/html without
+    `dot`."""
     from .compiler import render
 
-    d = render.diagram(graph, expand=expand)
+    d = render.diagram(graph, expand=expand, graphs=graphs)
     if fmt is Format.MERMAID:
         return render.to_mermaid(d, legend=legend).encode("utf-8")
     dot_text = render.to_dot(d, legend=legend)
@@ -166,7 +171,7 @@ def draw(
         from .review.html import page
 
         svg = render.render_dot(dot_text, render.BinaryFormat.SVG).decode("utf-8")
-        return page(graph, svg).encode("utf-8")
+        return page(graph, svg, program).encode("utf-8")  # schemas, sub-agents: the program
     return render.render_dot(dot_text, render.BinaryFormat(fmt.value))
 
 
@@ -189,9 +194,16 @@ def run(args: argparse.Namespace) -> int:
     graph = select_graph(program, args.agent, args.file, ("drawing", "draw"))
     if graph is None:
         return 2
-    graphs = {g.name: g for g in program.graphs} if args.expand else None
+    graphs = {g.name: g for g in program.graphs}
     try:
-        data = draw(graph, fmt, legend=not args.no_legend, expand=graphs)
+        data = draw(
+            graph,
+            fmt,
+            legend=not args.no_legend,
+            expand=graphs if args.expand else None,
+            graphs=graphs,
+            program=program,
+        )
     except DotNotFound as exc:
         print(f"error: cannot draw {fmt.value}: {exc}", file=sys.stderr)
         return 2

@@ -11,25 +11,29 @@ of its hook points) moves those seats to it; the IR facts of `facts.FACTS` fill 
 templates the table attaches to seats. In a hand-built `graph`, the graph's own model and
 tools nodes answer the seats a model call or a ToolNode makes (`nodeseats.py`: one part per
 group of nodes that answer alike, at the node); the other create_agent seats are not in
-play. The map is a pure function of its inputs.
+play. A middleware's answer says what it does (`mwtext.describe`), never its config.
+
+Sub-agents (`subagents.py`: agents used as tools, agent and subgraph nodes) get a map of
+their own, kept in `DecisionMap.subagents`, when the program is given; their
+answers to the review, model and cap seats (`subagents.FOLDED`) are repeated in the
+parent's answers with the sub-agent named, since they are decided inside the parent's run.
+The map is a pure function of its inputs.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 import agentc.ir as ir
 
 from .facts import FACTS, FactValue, local_tools, ticks
+from .mwtext import describe, is_stdlib
 from .nodeseats import GraphNodes, node_parts
 from .parts import Origin, Part
 from .seats import Holder, Kind, Scope, SeatRow, SeatTable, Split, seat_table
-
-STDLIB_PREFIX = "agentc.stdlib"
+from .subagents import FOLDED, SubAgentUse, counts, folded, uses
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +48,17 @@ class SeatAnswer:
 
     @property
     def changed(self) -> bool:
-        return any(p.origin in (Origin.FACT, Origin.MIDDLEWARE) for p in self.parts)
+        return any(
+            p.origin in (Origin.FACT, Origin.MIDDLEWARE, Origin.SUBAGENT) for p in self.parts
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SubAgentMap:
+    """A sub-agent this graph runs, and its own decision map."""
+
+    use: SubAgentUse
+    map: DecisionMap
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +68,9 @@ class DecisionMap:
     file: str
     answers: tuple[SeatAnswer, ...]  # changed first, then seat order
     counts: tuple[tuple[Kind, Holder, int], ...] = field(default=())
+    subagents: tuple[SubAgentMap, ...] = ()
+    source: ir.Graph | None = field(default=None, compare=False)  # the graph it describes
+    schemas: tuple[ir.SchemaSpec, ...] = field(default=(), compare=False)  # the program's
 
     def answer(self, seat_id: str) -> SeatAnswer:
         for a in self.answers:
@@ -62,19 +79,74 @@ class DecisionMap:
         raise KeyError(seat_id)
 
 
-def decision_map(graph: ir.Graph, table: SeatTable | None = None) -> DecisionMap:
-    table = table or seat_table()
+def decision_map(
+    graph: ir.Graph,
+    table: SeatTable | None = None,
+    *,
+    program: ir.Program | None = None,
+) -> DecisionMap:
+    """The map of `graph`; with `program` (the compiled file it comes from), its
+    sub-agents' maps too, followed to any depth (a graph already being mapped further out
+    is not), and the schemas its summary names."""
+    graphs = {g.name: g for g in program.graphs} if program is not None else {}
+    schemas = tuple(program.schemas) if program is not None else ()
+    return _map(graph, table or seat_table(), graphs, (graph.name,), schemas)
+
+
+def _map(
+    graph: ir.Graph,
+    table: SeatTable,
+    graphs: Mapping[str, ir.Graph],
+    seen: tuple[str, ...],
+    schemas: tuple[ir.SchemaSpec, ...],
+) -> DecisionMap:
+    subs = tuple(
+        SubAgentMap(use, _map(use.graph, table, graphs, (*seen, use.graph.name), schemas))
+        for use in uses(graph, graphs)
+        if use.graph.name not in seen
+    )
     facts = {name: extract(graph) for name, extract in FACTS.items()}
     claims = _middleware_claims(graph, table)
     nodes = GraphNodes.of(graph) if graph.kind is ir.GraphKind.GRAPH else None
     answers = [
-        SeatAnswer(row, _parts(graph, row, facts, claims.get(row.id, []), nodes))
+        _fold(
+            graph, SeatAnswer(row, _parts(graph, row, facts, claims.get(row.id, []), nodes)), subs
+        )
         for row in table.seats
     ]
     ordered = [a for a in answers if a.changed] + [a for a in answers if not a.changed]
     return DecisionMap(
-        graph.name, graph.kind, graph.span.file, tuple(ordered), _counts(answers, table)
+        graph.name,
+        graph.kind,
+        graph.span.file,
+        tuple(ordered),
+        _counts(answers, table),
+        subs,
+        graph,
+        schemas,
     )
+
+
+def _fold(graph: ir.Graph, answer: SeatAnswer, subs: tuple[SubAgentMap, ...]) -> SeatAnswer:
+    """A FOLDED seat: the sub-agents' own answers after this graph's (a default of this
+    graph's own then says it is this graph's alone: "in `supervisor` itself: …")."""
+    if answer.seat.id not in FOLDED:
+        return answer
+    extra = [
+        folded(sub.use, part)
+        for sub in subs
+        for part in sub.map.answer(answer.seat.id).parts
+        if counts(part)
+    ]
+    if not extra:
+        return answer
+    own = [
+        replace(p, answer=f"in `{graph.name}` itself: {p.answer[:1].lower()}{p.answer[1:]}")
+        if p.origin in (Origin.DEFAULT, Origin.NOT_IN_PLAY)
+        else p
+        for p in answer.parts
+    ]
+    return SeatAnswer(answer.seat, (*own, *extra))
 
 
 def _middleware_claims(graph: ir.Graph, table: SeatTable) -> dict[str, list[ir.MiddlewareSpec]]:
@@ -136,7 +208,7 @@ def _default_answer(graph: ir.Graph, row: SeatRow) -> str:
 
 def _middleware_parts(graph: ir.Graph, row: SeatRow, mw: ir.MiddlewareSpec) -> list[Part]:
     holder = row.taken_holder or row.holder
-    if not mw.impl.module.startswith(STDLIB_PREFIX) and holder is Holder.CODE:
+    if not is_stdlib(mw) and holder is Holder.CODE:
         holder = Holder.EXTERNAL  # the integrator's own Python, outside agentc (as C7, I1)
     if mw.origin is ir.MiddlewareOrigin.LIMITS:  # budgets in `limits`, lowered to middleware
         source, span = "`limits` (budgets)", _first_span(mw) or mw.span
@@ -144,12 +216,7 @@ def _middleware_parts(graph: ir.Graph, row: SeatRow, mw: ir.MiddlewareSpec) -> l
         source, span = f"middleware `{mw.name}`", mw.span
     if row.split is not None and isinstance(mw.config.get(row.split.config), dict):
         return _split_parts(graph, row.split, mw, source)
-    answer = (
-        f"taken over by `{mw.name}`"
-        + (f" ({mw.declared})" if mw.declared != mw.name else "")
-        + _config_text(mw.config)
-    )
-    return [Part(holder, answer, Origin.MIDDLEWARE, source, span)]
+    return [Part(holder, describe(mw, graph, row.id), Origin.MIDDLEWARE, source, span)]
 
 
 def _first_span(mw: ir.MiddlewareSpec) -> ir.SourceSpan | None:
@@ -185,22 +252,6 @@ def _split_parts(graph: ir.Graph, split: Split, mw: ir.MiddlewareSpec, source: s
             )
         )
     return parts
-
-
-def _config_text(config: Mapping[str, Any], limit: int = 70) -> str:
-    # Short settings only: the IR fills every default, and long prose (prompts, notices)
-    # belongs to the file, not to a one-line answer.
-    shown = {
-        k: v
-        for k, v in config.items()
-        if v is not None
-        and not (isinstance(v, str) and len(v) > 16)
-        and len(json.dumps(v, ensure_ascii=False)) <= 48
-    }
-    if not shown:
-        return ""
-    text = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in shown.items())
-    return " { " + (text if len(text) <= limit else text[: limit - 1] + "…") + " }"
 
 
 def _counts(answers: list[SeatAnswer], table: SeatTable) -> tuple[tuple[Kind, Holder, int], ...]:

@@ -17,7 +17,9 @@ from typing import Any
 
 import agentc.ir as ir
 from agentc.compiler.defaults import AGENT_STEPS
-from agentc.compiler.render import case_label
+from agentc.compiler.render import case_label, model_line, model_switchers
+
+from .parts import where
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +61,18 @@ def _fact_model(graph: ir.Graph) -> FactValue | None:
 
 def _fact_one_model(graph: ir.Graph) -> FactValue | None:
     """A4: the agent's model answers every step, unless a middleware routes the calls
-    (one that declares A4, as `model_router` does) — then that middleware's part says so."""
+    (one that declares A4, as `model_router` does) — then that middleware's part says so;
+    a middleware that may switch a call (`model_fallback`, a Python `wrap_model_call`) is
+    named with its line: "`gpt-4.1-mini` unless the Python hook `pick` switches it (40:5)"."""
     routed = graph.agent is not None and any("A4" in mw.seats for mw in graph.agent.middleware)
-    return None if routed else _fact_model(graph)
+    fact = None if routed else _fact_model(graph)
+    if fact is None:
+        return None
+    if model_switchers(graph):
+        answer = str(model_line(graph, lambda span: where(span, graph.span.file)))
+    else:
+        answer = f"always `{fact.values['spec']}`: the one model named here answers every step"
+    return FactValue({**fact.values, "answer": answer}, fact.span, fact.source)
 
 
 def _fact_model_inferred(graph: ir.Graph) -> FactValue | None:
@@ -246,6 +257,52 @@ def _fact_interrupts_unsaved(graph: ir.Graph) -> FactValue | None:
     return _fact_interrupts(graph)
 
 
+def _middleware_of(graph: ir.Graph, declared: str) -> list[ir.MiddlewareSpec]:
+    return [m for m in graph.agent.middleware if m.declared == declared] if graph.agent else []
+
+
+_PII_DONE = {
+    "redact": "replaced by a `[REDACTED_…]` marker",
+    "mask": "masked but for its last characters",
+    "hash": "replaced by a hash",
+    "block": "not sent: the run stops with an error",
+}
+
+
+def _fact_pii(graph: ir.Graph, say: Callable[[ir.MiddlewareSpec], str]) -> FactValue | None:
+    """D13, D15: each `pii` entry's kind of data and what it does with a match."""
+    found = _middleware_of(graph, "pii")
+    if not found:
+        return None
+    return FactValue({"names": "; ".join(say(m) for m in found)}, found[0].span, "middleware")
+
+
+def _pii_detect(mw: ir.MiddlewareSpec) -> str:
+    kind, detector = mw.config.get("pii_type"), mw.config.get("detector")
+    if detector is None:
+        return f"{kind}: agentc's built-in pattern"
+    text = detector if isinstance(detector, str) else "a function of the file"
+    return f"{kind}: `{text}`" if isinstance(detector, str) else f"{kind}: {text}"
+
+
+def _pii_strategy(mw: ir.MiddlewareSpec) -> str:
+    strategy = str(mw.config.get("strategy"))
+    return f"{mw.config.get('pii_type')}: {_PII_DONE.get(strategy, strategy)}"
+
+
+def _fact_shell_limits(graph: ir.Graph) -> FactValue | None:
+    """D19: how long a command may run and how much of its output is read."""
+    found = _middleware_of(graph, "shell_tool")
+    if not found:
+        return None
+    c = found[0].config
+    names = (
+        f"each command may run {_num(c.get('timeout', 30))} s and print "
+        f"{_num(c.get('max_output_chars', 20000))} characters; past either it is stopped"
+    )
+    return FactValue({"names": names}, found[0].span, "middleware")
+
+
 # The IR facts the seat table's `facts` entries may name: one extractor each.
 FACTS: Mapping[str, Extractor] = MappingProxyType(
     {
@@ -274,5 +331,8 @@ FACTS: Mapping[str, Extractor] = MappingProxyType(
         "store": _fact_store,
         "interrupts": _fact_interrupts,
         "interrupts_unsaved": _fact_interrupts_unsaved,
+        "pii_detect": lambda g: _fact_pii(g, _pii_detect),
+        "pii_strategy": lambda g: _fact_pii(g, _pii_strategy),
+        "shell_limits": _fact_shell_limits,
     }
 )

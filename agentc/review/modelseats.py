@@ -38,6 +38,12 @@ def _inferred(m: ModelNode) -> Said:
 
 
 def _same_model(m: ModelNode) -> Said:
+    hooks = wraps(m.spec.config)
+    if hooks:  # a wrap_model_call hook sees the request and may override its model (A4)
+        return Said(
+            f"`{m.config.model.spec}` unless the `wrap_model_call` hook(s) {hooks} switch it",
+            Holder.EXTERNAL,
+        )
     return Said(f"no: always `{m.config.model.spec}`, the one model the node names")
 
 

@@ -15,6 +15,7 @@ needed only for SVG/PNG.
 from __future__ import annotations
 
 from .diagram import (
+    CALL_LABEL,
     GOTO_LABEL,
     JOIN_LABEL,
     ROUTE_LABELS,
@@ -28,10 +29,8 @@ from .diagram import (
     NodeShape,
     Terminal,
     case_label,
-    condition_text,
     diagram,
     join_id,
-    legend_lines,
     route_label,
 )
 from .dot import (
@@ -46,17 +45,22 @@ from .dot import (
 from .labels import (
     map_text,
     model_config,
+    model_line,
+    model_switchers,
     node_detail,
     node_notes,
+    run_notes,
     subgraph_config,
     template_text,
     tool_config,
     tool_names,
 )
 from .mermaid import mermaid_id, to_mermaid
+from .words import condition_text, legend_lines
 
 __all__ = [
     "DOT_PACKAGE_HINT",
+    "CALL_LABEL",
     "GOTO_LABEL",
     "JOIN_LABEL",
     "ROUTE_LABELS",
@@ -65,8 +69,11 @@ __all__ = [
     "join_id",
     "map_text",
     "model_config",
+    "model_line",
+    "model_switchers",
     "node_detail",
     "node_notes",
+    "run_notes",
     "subgraph_config",
     "template_text",
     "tool_config",

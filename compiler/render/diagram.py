@@ -5,31 +5,36 @@ subgraph nodes, the program's graphs by name. Output: a `Diagram` — nodes (kin
 line and notes from labels.py, the middleware cluster of a hook, interrupts), edges (static;
 conditional, labelled with their condition or route; `Send` fan-out; declared `goto`; a
 join's sources meeting at a join point that goes on "all of" them), clusters (middleware,
-expanded subgraphs, nested) and legend lines (limits, checkpointer, interrupts, context:
-what the arrows cannot show). Invariants: the same IR always gives the same `Diagram` (IR
-declaration order, never set or dict-hash order); every IR node, static edge, join, branch
-route and goto target appears (an expanded subgraph node as its child's cluster, entered at
-`node:__start__` and left at `node:__end__`); edges with one source, target and style are
-merged, their labels joined.
+expanded subgraphs and sub-agents, nested) and legend lines (words.py: the model and who
+may switch it, limits, checkpointer, interrupts, context: what the arrows cannot show). An
+agent used as a tool is a sub-agent node beside the tools node that runs it (a `CALL`
+edge), described from the program's graphs. Invariants: the same IR always gives the same
+`Diagram` (IR declaration order, never set or dict-hash order); every IR node, static edge,
+join, branch route and goto target appears (an expanded subgraph node as its child's
+cluster, entered at `node:__start__` and left at `node:__end__`); edges with one source,
+target and style are merged, their labels joined.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import agentc.ir as ir
 
 from .labels import (
-    int_text,
+    agent_tools,
+    child_notes,
+    cluster_title,
+    graph_notes,
     map_text,
     node_detail,
     node_notes,
     run_notes,
-    seconds_text,
     subgraph_config,
 )
+from .words import condition_text, legend_lines
 
 
 class EdgeStyle(str, enum.Enum):
@@ -38,6 +43,7 @@ class EdgeStyle(str, enum.Enum):
     SEND = "send"  # a route that may fan out by `Send` (dashed, labelled "Send")
     GOTO = "goto"  # a declared `Command(goto=…)` target (dotted, labelled "goto")
     JOIN = "join"  # a join's source meeting its join point (no arrowhead)
+    CALL = "call"  # a tools node running a sub-agent (an agent used as a tool, H1)
 
 
 class Terminal(str, enum.Enum):
@@ -120,6 +126,7 @@ ROUTE_LABELS: dict[str, dict[str, str | None]] = {
 JOIN_LABEL = "all of"
 SEND_LABEL = "Send"
 GOTO_LABEL = "goto"
+CALL_LABEL = "runs as a tool"
 EXPAND_DEPTH = 8  # nested subgraphs drawn at most this deep (a guard, not a rule)
 
 
@@ -130,39 +137,126 @@ class _Layer:
     clusters: tuple[Cluster, ...]
 
 
-def diagram(graph: ir.Graph, *, expand: Mapping[str, ir.Graph] | None = None) -> Diagram:
-    """The drawable form of `graph`: what every renderer below draws. With `expand` (the
-    program's graphs by name), subgraph and agent nodes are drawn as a cluster holding the
-    child's own nodes, ids prefixed `node:` as LangGraph's `get_graph(xray=True)` does;
-    without it they stay one node (collapsed)."""
-    layer = _layer(graph, "", None, expand or {}, (graph.name,))
+def diagram(
+    graph: ir.Graph,
+    *,
+    expand: Mapping[str, ir.Graph] | None = None,
+    graphs: Mapping[str, ir.Graph] | None = None,
+) -> Diagram:
+    """The drawable form of `graph`: what every renderer below draws. An agent used as a
+    tool (H1) is a sub-agent node beside the tools node that calls it, described from
+    `graphs` (the program's graphs by name) when given. With `expand` (the same mapping),
+    subgraph, agent and sub-agent nodes are drawn as a cluster holding the child's own
+    nodes, ids prefixed `node:` as LangGraph's `get_graph(xray=True)` does; without it
+    they stay one node (collapsed)."""
+    known = View(graphs or expand or {}, expand is not None)
+    layer = _layer(graph, "", None, known, (graph.name,))
     return Diagram(graph.name, layer.nodes, layer.edges, layer.clusters, legend_lines(graph))
 
 
+@dataclass(frozen=True, slots=True)
+class View:
+    graphs: Mapping[str, ir.Graph]  # the program's graphs by name
+    expand: bool  # draw children inside their nodes (xray)
+
+
+@dataclass(frozen=True, slots=True)
+class _Child:
+    """A node that runs another graph: a subgraph or agent node, or a sub-agent tool."""
+
+    id: str  # the drawn node's id
+    graph: ir.Graph
+    title: str
+    entry: tuple[str, tuple[str, ...]]  # how the child's START is labelled, its pauses
+    exit: tuple[str, tuple[str, ...]]
+    returns_to: str | None = None  # a sub-agent tool: its answer goes back to this node
+
+
 def _layer(
+    graph: ir.Graph, prefix: str, cluster: str | None, view: View, seen: tuple[str, ...]
+) -> _Layer:
+    """One graph's nodes, edges and clusters, ids prefixed (a child drawn inside a parent)."""
+    nodes = list(_nodes(graph, prefix, cluster, view.graphs))
+    edges = list(_merge_edges(_static_edges(graph) + _join_edges(graph) + _branch_edges(graph)))
+    edges = [DEdge(prefix + e.source, prefix + e.target, e.style, e.label) for e in edges]
+    edges += _call_edges(graph, prefix)
+    clusters = list(_clusters(graph, prefix, cluster))
+    for child in _children(graph, prefix, nodes, view, seen) if view.expand else ():
+        inner = _layer(child.graph, child.id + ":", child.id, view, (*seen, child.graph.name))
+        nodes = _replace(nodes, child.id, _entry_exit(child, inner.nodes))
+        edges = [_rewire(e, child.id) for e in edges] + list(inner.edges)
+        if child.returns_to is not None:  # the sub-agent's last message answers the call
+            edges.append(DEdge(f"{child.id}:{ir.END}", child.returns_to, EdgeStyle.CALL))
+        clusters += [Cluster(child.id, child.title, ClusterKind.SUBGRAPH, cluster), *inner.clusters]
+    return _Layer(tuple(nodes), tuple(edges), tuple(clusters))
+
+
+def _children(
+    graph: ir.Graph, prefix: str, nodes: list[DNode], view: View, seen: tuple[str, ...]
+) -> list[_Child]:
+    """The nodes to draw as their child's cluster, in drawing order."""
+    drawn = {n.id: n for n in nodes}
+    out = []
+    for node in graph.nodes:
+        child = _expandable(node, view.graphs, seen)
+        if child is not None:
+            outer = drawn[prefix + node.name]
+            typed = subgraph_config(node)
+            ins, outs = (typed.input, typed.output) if typed is not None else (None, None)
+            title = "; ".join([f"{node.kind.value} {node.name}: {child.name}", *run_notes(node)])
+            entry = ("in: " + map_text(ins) if ins else "in", _when("before", outer))
+            exit_ = ("out: " + map_text(outs) if outs else "out", _when("after", outer))
+            out.append(_Child(outer.id, child, title, entry, exit_))
+        for tool in agent_tools(graph, node):
+            sub = view.graphs.get(str(tool.agent))
+            if sub is not None and sub.name not in seen and len(seen) <= EXPAND_DEPTH:
+                title = f"sub-agent {tool.name}: agent {sub.name} (run as a tool)"
+                sub_id = _call_id(prefix, node, tool)
+                out.append(
+                    _Child(sub_id, sub, title, ("request", ()), ("answer", ()), prefix + node.name)
+                )
+    return out
+
+
+def _call_id(prefix: str, node: ir.NodeSpec, tool: ir.ToolSpec) -> str:
+    return f"{prefix}{node.name}:{tool.name}"
+
+
+def _call_edges(graph: ir.Graph, prefix: str) -> list[DEdge]:
+    """A tools node runs its sub-agents (H1): one `CALL` edge to each."""
+    return [
+        DEdge(prefix + node.name, _call_id(prefix, node, tool), EdgeStyle.CALL, CALL_LABEL)
+        for node in graph.nodes
+        for tool in agent_tools(graph, node)
+    ]
+
+
+def _sub_agents(
     graph: ir.Graph,
+    node: ir.NodeSpec,
     prefix: str,
     cluster: str | None,
     graphs: Mapping[str, ir.Graph],
-    seen: tuple[str, ...],
-) -> _Layer:
-    """One graph's nodes, edges and clusters, ids prefixed (a child drawn inside a parent)."""
-    nodes = list(_nodes(graph, prefix, cluster))
-    edges = list(_merge_edges(_static_edges(graph) + _join_edges(graph) + _branch_edges(graph)))
-    edges = [DEdge(prefix + e.source, prefix + e.target, e.style, e.label) for e in edges]
-    clusters = list(_clusters(graph, prefix, cluster))
-    for node in graph.nodes:
-        child = _expandable(node, graphs, seen)
-        if child is None:
-            continue
-        inner_id = prefix + node.name
-        inner = _layer(child, inner_id + ":", inner_id, graphs, (*seen, child.name))
-        outer = next(n for n in nodes if n.id == inner_id)
-        nodes = _replace(nodes, inner_id, _entry_exit(node, outer, inner.nodes))
-        edges = [_rewire(e, inner_id) for e in edges] + list(inner.edges)
-        title = "; ".join([f"{node.kind.value} {node.name}: {child.name}", *run_notes(node)])
-        clusters += [Cluster(inner_id, title, ClusterKind.SUBGRAPH, cluster), *inner.clusters]
-    return _Layer(tuple(nodes), tuple(edges), tuple(clusters))
+) -> list[DNode]:
+    """The sub-agent nodes a tools node calls: the tool's name, the agent it runs, and
+    what that agent does that a reviewer must see (model, reviews, limits)."""
+    out = []
+    for tool in agent_tools(graph, node):
+        child = graphs.get(str(tool.agent))
+        notes = child_notes(child) if child is not None else ()
+        detail = f"sub-agent: agent {tool.agent}"
+        out.append(
+            DNode(
+                _call_id(prefix, node, tool),
+                tool.name,
+                ir.NodeKind.AGENT,
+                detail,
+                cluster,
+                (),
+                notes,
+            )
+        )
+    return out
 
 
 def _expandable(
@@ -182,18 +276,12 @@ def _replace(nodes: list[DNode], node_id: str, inner: list[DNode]) -> list[DNode
     return nodes[:at] + inner + nodes[at + 1 :]
 
 
-def _entry_exit(node: ir.NodeSpec, outer: DNode, inner: tuple[DNode, ...]) -> list[DNode]:
+def _entry_exit(child: _Child, inner: tuple[DNode, ...]) -> list[DNode]:
     """The child's START and END, renamed: where the parent's edges enter and leave,
-    labelled with the input and output maps when the subgraph node has them, and carrying
-    the node's own breakpoints (before: at the entry; after: at the exit)."""
-    typed = subgraph_config(node)
-    ins = typed.input if typed is not None else None
-    outs = typed.output if typed is not None else None
-    entry, exit_ = f"{outer.id}:{ir.START}", f"{outer.id}:{ir.END}"
-    relabel = {
-        entry: ("in: " + map_text(ins) if ins else "in", _when("before", outer)),
-        exit_: ("out: " + map_text(outs) if outs else "out", _when("after", outer)),
-    }
+    labelled with the input and output maps when the subgraph node has them (`request` and
+    `answer` for a sub-agent tool), and carrying the node's own breakpoints (before: at
+    the entry; after: at the exit)."""
+    relabel = {f"{child.id}:{ir.START}": child.entry, f"{child.id}:{ir.END}": child.exit}
     return [
         replace(n, label=relabel[n.id][0], interrupt=relabel[n.id][1]) if n.id in relabel else n
         for n in inner
@@ -211,13 +299,16 @@ def _rewire(edge: DEdge, inner_id: str) -> DEdge:
     return replace(edge, source=source, target=target)
 
 
-def _nodes(graph: ir.Graph, prefix: str, cluster: str | None) -> tuple[DNode, ...]:
+def _nodes(
+    graph: ir.Graph, prefix: str, cluster: str | None, graphs: Mapping[str, ir.Graph]
+) -> tuple[DNode, ...]:
     pauses: dict[str, list[str]] = {}
     for spec in graph.interrupts:
         pauses.setdefault(spec.node, []).append(spec.when.value)
-    body = tuple(
-        _node(graph, n, tuple(pauses.get(n.name, ())), prefix, cluster) for n in graph.nodes
-    )
+    body: list[DNode] = []
+    for n in graph.nodes:
+        body.append(_node(graph, n, tuple(pauses.get(n.name, ())), prefix, cluster, graphs))
+        body += _sub_agents(graph, n, prefix, cluster, graphs)
     joins = tuple(
         DNode(prefix + join_id(i), JOIN_LABEL, Terminal.JOIN, cluster=cluster)
         for i, _ in enumerate(graph.joins)
@@ -238,6 +329,7 @@ def _node(
     pauses: tuple[str, ...],
     prefix: str = "",
     cluster: str | None = None,
+    graphs: Mapping[str, ir.Graph] | None = None,
 ) -> DNode:
     label, kind = node.name, node.kind
     if node.kind is ir.NodeKind.HOOK:
@@ -247,7 +339,8 @@ def _node(
         # a graph's `hook before write = python(...)`, spliced in as a Python node
         kind, label = ir.NodeKind.HOOK, f"{node.hook.when.value} {node.hook.node or ''}"
     detail = node_detail(graph, node)
-    return DNode(prefix + node.name, label.strip(), kind, detail, cluster, pauses, node_notes(node))
+    notes = node_notes(node) + graph_notes(graph, node, graphs or {})
+    return DNode(prefix + node.name, label.strip(), kind, detail, cluster, pauses, notes)
 
 
 def _middleware_of(node: ir.NodeSpec) -> str:
@@ -260,16 +353,15 @@ def _clusters(graph: ir.Graph, prefix: str, parent: str | None) -> tuple[Cluster
     for node in graph.nodes:
         if node.kind is ir.NodeKind.HOOK and _middleware_of(node) not in seen:
             seen.append(_middleware_of(node))
+    models = {m.name: m.config.get("model") for m in graph.agent.middleware} if graph.agent else {}
     return tuple(
-        Cluster(prefix + name, _cluster_title(name, declared.get(name)), parent=parent)
+        Cluster(
+            prefix + name,
+            cluster_title(name, declared.get(name), models.get(name)),
+            parent=parent,
+        )
         for name in seen
     )
-
-
-def _cluster_title(name: str, declared: str | None) -> str:
-    if declared is None or declared == name:
-        return f"middleware {name}"
-    return f"middleware {name} ({declared})"
 
 
 def _static_edges(graph: ir.Graph) -> list[DEdge]:
@@ -344,70 +436,3 @@ def _merge_edges(edges: list[DEdge]) -> tuple[DEdge, ...]:
         texts = list(dict.fromkeys(label for label in labels if label))
         out.append(DEdge(source, target, style, " / ".join(texts) or None))
     return tuple(out)
-
-
-# ---------------------------------------------------------------- conditions as text
-
-
-def condition_text(cond: ir.Condition) -> str:
-    """A condition written back in the language's own syntax (`approved and draft != ""`)."""
-    if isinstance(cond, ir.FieldCond):
-        return ".".join([cond.name, *cond.path])
-    if isinstance(cond, ir.LiteralCond):
-        return _literal_text(cond.value)
-    if isinstance(cond, ir.CompareCond):
-        return f"{_operand(cond.left)} {cond.op} {_operand(cond.right)}"
-    if isinstance(cond, ir.NotCond):
-        return f"not {_operand(cond.operand)}"
-    if isinstance(cond, ir.BoolCond):
-        return f" {cond.kind} ".join(_operand(c) for c in cond.operands)
-    return f"{cond.ref.attr}(state)"
-
-
-def _operand(cond: ir.Condition) -> str:
-    """Comparisons bind tighter than `not`/`and`/`or`; only a nested and/or needs parentheses."""
-    text = condition_text(cond)
-    return f"({text})" if isinstance(cond, ir.BoolCond) else text
-
-
-def _literal_text(value: object) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return str(value)
-
-
-# ---------------------------------------------------------------- legend
-
-
-def legend_lines(graph: ir.Graph) -> tuple[str, ...]:
-    """Limits, checkpointer and interrupt points: what the arrows cannot show (F1, F2, F10, D7)."""
-    lines = [f"{graph.kind.value} {graph.name}"]
-    if graph.agent is not None:
-        lines.append(f"model: {graph.agent.model.spec}")
-    lines.append(_bound_text("steps", graph.limits.steps, int_text))
-    if graph.limits.step_timeout_s is not None:
-        lines.append(_bound_text("step timeout", graph.limits.step_timeout_s, seconds_text))
-    for name, bound in graph.limits.extra.items():
-        lines.append(_bound_text(name, bound, int_text))
-    lines.append(_checkpoint_text(graph.checkpoint))
-    if graph.context is not None:
-        lines.append(f"context: {graph.context}")
-    for spec in graph.interrupts:
-        lines.append(f"interrupt {spec.when.value} {spec.node} (line {spec.span.line})")
-    return tuple(lines)
-
-
-def _bound_text(name: str, bound: ir.Bound, fmt: Callable[[float | int], str]) -> str:
-    where = f"line {bound.span.line}" if bound.span is not None else "default"
-    return f"{name} ≤ {fmt(bound.value)} ({where})"
-
-
-def _checkpoint_text(spec: ir.CheckpointSpec) -> str:
-    text = f"checkpoint: {spec.kind.value}"
-    if spec.path:
-        text += f" {spec.path}"
-    return text + (f" (line {spec.span.line})" if spec.span is not None else " (default)")

@@ -54,13 +54,14 @@ _DOT_NODE_ATTRS: dict[NodeShape, str] = {
 }
 # Edge attributes by style: conditional dashed (as LangGraph), a Send route dashed and blue
 # (it fans out), a declared goto dotted, a join's source without an arrowhead (it meets the
-# join point, it does not trigger it).
+# join point, it does not trigger it), a sub-agent run by a tools node dashed and pink.
 _DOT_EDGE_ATTRS: dict[EdgeStyle, tuple[str, ...]] = {
     EdgeStyle.STATIC: (),
     EdgeStyle.CONDITIONAL: ("style=dashed",),
     EdgeStyle.SEND: ("style=dashed", 'color="#2f6fb0"', 'fontcolor="#2f6fb0"', "penwidth=1.4"),
     EdgeStyle.GOTO: ("style=dotted", "penwidth=1.4"),
     EdgeStyle.JOIN: ("arrowhead=none",),
+    EdgeStyle.CALL: ("style=dashed", 'color="#b0306b"', 'fontcolor="#b0306b"', "penwidth=1.4"),
 }
 _DOT_HEADER = (
     '\tgraph [rankdir=TB, fontname="Helvetica", fontsize=12, nodesep=0.5, ranksep=0.45, '

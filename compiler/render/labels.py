@@ -6,11 +6,18 @@ function; `subgraph child`) and `node_notes` (what the arrows cannot show: the t
 node binds, its structured output, a subgraph's input/output maps, `defer`, retry, cache,
 timeout, the schema of a Send's payload). Also the typed configs read back from
 `NodeSpec.config` (`model_config`, `subgraph_config`), None when a config is not in the typed
-form (an agent template's nodes, or IR from before the typed configs).
+form (an agent template's nodes, or IR from before the typed configs). What a reviewer must
+see beyond the node itself: `model_switchers` / `model_line` (the middleware that may send
+a call to another model, A4), `agent_tools` (the agents a tools node runs, H1),
+`reviewed_tools` (D9), `child_notes` (a sub-agent's model, reviews and limits) and
+`graph_notes` (those notes for one drawn node), `cluster_title` (a middleware's cluster,
+with the model it calls).
 Invariant: pure functions of the IR; the same node always says the same thing.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping
 
 from pydantic import ValidationError
 
@@ -67,8 +74,9 @@ def node_detail(graph: ir.Graph, node: ir.NodeSpec) -> str | None:
             return f"{typed.model.spec} → {typed.into}"
         model = node.config.get("model")
         return model.get("spec") if isinstance(model, dict) else model
-    if node.kind is ir.NodeKind.TOOLS:
-        return ", ".join(tool_names(graph, node)) or None
+    if node.kind is ir.NodeKind.TOOLS:  # sub-agents are drawn as nodes of their own
+        agents = {t.name for t in agent_tools(graph, node)}
+        return ", ".join(n for n in tool_names(graph, node) if n not in agents) or None
     if node.kind is ir.NodeKind.PYTHON:
         return node.impl.attr
     if node.kind in (ir.NodeKind.AGENT, ir.NodeKind.SUBGRAPH):
@@ -145,3 +153,106 @@ def int_text(value: float | int) -> str:
 
 def seconds_text(value: float | int) -> str:
     return f"{int_text(value)} s"
+
+
+STDLIB_MODULE = "agentc.stdlib"
+
+
+def model_switchers(graph: ir.Graph) -> list[tuple[ir.MiddlewareSpec, str]]:
+    """The middleware that may send a model call to another model than the agent's own
+    (A4), each with the words that say so: `model_router` routes every call of a run,
+    `model_fallback` takes over a failed call, and a Python `wrap_model_call` may switch
+    any call (it sees the request and may override its model)."""
+    found = []
+    for mw in graph.agent.middleware if graph.agent else []:
+        stdlib = mw.impl.module.startswith(STDLIB_MODULE)
+        if stdlib and mw.declared == "model_router":
+            found.append((mw, f"`{mw.name}` routes it"))
+        elif stdlib and mw.declared == "model_fallback":
+            found.append((mw, f"it fails and `{mw.name}` falls back"))
+        elif not stdlib and ir.HookPoint.WRAP_MODEL_CALL in mw.hooks:
+            found.append((mw, f"the Python hook `{mw.impl.attr}` switches it"))
+    return found
+
+
+def model_line(graph: ir.Graph, at: Callable[[ir.SourceSpan], str]) -> str | None:
+    """The agent's model as a reader should take it: `openai:gpt-4.1-mini`, or
+    `openai:gpt-4.1-mini unless the Python hook `pick` switches it (40:5)`; `at` writes
+    a span (`line 40` in a legend, `40:5` in a decision map)."""
+    if graph.agent is None:
+        return None
+    switches = [f"{why} ({at(mw.span)})" for mw, why in model_switchers(graph)]
+    unless = f" unless {' or '.join(switches)}" if switches else ""
+    return f"`{graph.agent.model.spec}`{unless}"
+
+
+def agent_tools(graph: ir.Graph, node: ir.NodeSpec) -> list[ir.ToolSpec]:
+    """The tools of a tools node that run another agent (H1): drawn as sub-agents."""
+    if node.kind is not ir.NodeKind.TOOLS:
+        return []
+    if graph.agent is not None and node.name == "tools":
+        tools = [t for m in graph.agent.middleware for t in m.tools] + list(graph.agent.tools)
+    else:
+        typed = tool_config(node)
+        tools = list(typed.tools) if typed is not None else []
+    return [t for t in tools if t.agent is not None]
+
+
+def reviewed_tools(graph: ir.Graph) -> list[str]:
+    """The tools a `human_review` middleware of this agent holds for a person (D9)."""
+    names: list[str] = []
+    for mw in graph.agent.middleware if graph.agent else []:
+        setting = mw.config.get("interrupt_on") if mw.declared == "human_review" else None
+        if isinstance(setting, dict):
+            names += [n for n, v in setting.items() if v not in (False, None)]
+    return names
+
+
+def child_notes(child: ir.Graph) -> tuple[str, ...]:
+    """What a collapsed sub-agent or subgraph node says of the graph it runs: its model
+    (and who may switch it), the calls it holds for review, its breakpoints, its steps."""
+    notes = []
+    model = model_line(child, lambda span: f"line {span.line}")
+    if model is not None:
+        notes.append("model: " + model.replace("`", ""))
+    reviewed = reviewed_tools(child)
+    if reviewed:
+        notes.append("pauses for review: " + ", ".join(reviewed))
+    notes += [f"pause {i.when.value} {i.node}" for i in child.interrupts]
+    if child.limits.steps.span is not None:
+        notes.append(f"steps ≤ {int_text(child.limits.steps.value)}")
+    return tuple(notes)
+
+
+def graph_notes(
+    graph: ir.Graph, node: ir.NodeSpec, graphs: Mapping[str, ir.Graph]
+) -> tuple[str, ...]:
+    """The agent's model node: who may switch its model (A4); an agent or subgraph node:
+    what the graph it runs does (its model, reviews, limits)."""
+    if graph.agent is not None and node.kind is ir.NodeKind.MODEL and node.name == "model":
+        return tuple(
+            f"unless {why} (line {mw.span.line})".replace("`", "")
+            for mw, why in model_switchers(graph)
+        )
+    if graph.agent is not None and node.kind is ir.NodeKind.TOOLS and reviewed_tools(graph):
+        return ("pauses for review: " + ", ".join(reviewed_tools(graph)),)
+    hooks = node.config.get("wrap") if node.kind is ir.NodeKind.MODEL else None
+    if isinstance(hooks, list) and hooks:  # a wrap_model_call hook may switch its model
+        names = [
+            str(h.get("$import", "?")).rpartition(":")[2] for h in hooks if isinstance(h, dict)
+        ]
+        return (f"unless {', '.join(names)} switches the model",)
+    typed = subgraph_config(node)
+    child = graphs.get(typed.graph) if typed is not None else None
+    return child_notes(child) if child is not None else ()
+
+
+def cluster_title(name: str, declared: str | None, model: object = None) -> str:
+    """`middleware summarization`, with the declaration it instantiates when renamed and
+    the model it calls when it has one of its own (a summarization model steers too)."""
+    title = f"middleware {name}"
+    if declared is not None and declared != name:
+        title += f" ({declared})"
+    if isinstance(model, str):
+        title += f": model {model}"
+    return title

@@ -5,8 +5,9 @@ Input: an `ir.Graph` or its `Diagram`. Output: Mermaid flowchart text (frontmatt
 `classDef`s), so it pastes wherever LangGraph's does; hook nodes sit in one `subgraph` per
 middleware and an expanded subgraph's nodes in a nested `subgraph` (ids `node:child`,
 `\3a`-escaped, as LangGraph's xray drawing); `Send` routes and declared `goto`s are
-dashed links restyled by `linkStyle` (blue; dotted), a join's sources meet an "all of"
-circle through open links (`---`); interrupts are outlined, the legend is a note.
+dashed links restyled by `linkStyle` (blue; dotted; a sub-agent run by a tools node pink),
+a join's sources meet an "all of" circle through open links (`---`); interrupts are
+outlined, the legend is a note.
 Invariant: deterministic text.
 """
 
@@ -108,6 +109,7 @@ _MERMAID_LINKS: dict[EdgeStyle, tuple[str, str, str | None]] = {
     EdgeStyle.SEND: (" -.-> ", " -. &nbsp;{}&nbsp; .-> ", "stroke:#2f6fb0,stroke-width:2px"),
     EdgeStyle.GOTO: (" -.-> ", " -. &nbsp;{}&nbsp; .-> ", "stroke-dasharray:1 4,stroke-width:2px"),
     EdgeStyle.JOIN: (" --- ", " -- &nbsp;{}&nbsp; --- ", None),
+    EdgeStyle.CALL: (" -.-> ", " -. &nbsp;{}&nbsp; .-> ", "stroke:#b0306b,stroke-width:2px"),
 }
 
 

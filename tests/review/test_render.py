@@ -107,6 +107,15 @@ def expected_edges(graph: ir.Graph) -> set[tuple[str, str]]:
         point = render.join_id(i)
         pairs |= {(s, point) for s in j.sources} | {(point, j.target)}
     pairs |= {(n.name, t) for n in graph.nodes for t in n.goto or ()}
+    # an agent used as a tool (H1): a sub-agent node the tools node runs
+    for n in graph.nodes:
+        if n.kind is ir.NodeKind.TOOLS:
+            tools = graph.agent.tools if graph.agent and n.name == "tools" else []
+            listed = n.config.get("tools")
+            tools = list(tools) + [
+                ir.ToolSpec.model_validate(t) for t in (listed if isinstance(listed, list) else [])
+            ]
+            pairs |= {(n.name, f"{n.name}:{t.name}") for t in tools if t.agent is not None}
     return pairs
 
 

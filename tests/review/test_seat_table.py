@@ -34,15 +34,21 @@ def test_every_seat_once_in_stage_order():
     assert ids == expected
 
 
-def test_the_three_left_out_cards_are_marked_unknown():
+def test_the_three_left_out_cards_fill_the_published_counts_exactly():
+    """D13, D15, D19 are left out of the published edition, but its counts include them: two
+    RULE · code and one RULING · code are missing, so each gets a real question, kind and
+    holder (read from agentc's own PII and shell behaviour), never UNKNOWN."""
     cards = seed_cards()
     table = review.seat_table()
     missing = [row.id for row in table.seats if row.id not in cards and row.id not in ADDED]
     assert missing == ["D13", "D15", "D19"]
     assert all(not table.seat(s).published and s not in cards for s in ADDED)
-    for seat_id in missing:
-        row = table.seat(seat_id)
-        assert (row.published, row.kind, row.holder) == (False, Kind.UNKNOWN, Holder.UNKNOWN)
+    rows = [table.seat(s) for s in missing]
+    assert all(not r.published and r.hint for r in rows)
+    assert all(Kind.UNKNOWN not in (r.kind,) and r.holder is not Holder.UNKNOWN for r in rows)
+    assert all("not in the published map" not in r.question + r.default for r in rows)
+    counted = Counter((r.kind, r.holder) for r in table.seats if r.published or r.id in missing)
+    assert counted == Counter({(k, h): n for k, h, n in table.published_counts})
 
 
 def test_kind_and_holder_match_the_seed():
