@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("agentc.cmd_run", "run an agent or graph, streaming a readable transcript"),
     "graph": ("agentc.cmd_graph", "draw the compiled graph (mermaid, dot, svg, png, html)"),
     "explain": ("agentc.cmd_explain", "the decision map: who holds each seat in this agent"),
+    "chat": ("agentc.cmd_chat", "talk with an agent on one thread, answers streaming"),
 }
 
 
