@@ -14,6 +14,7 @@ import argparse
 import gc
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,7 +27,12 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help=".agent files to check")
+    parser.add_argument("files", nargs="*", metavar="FILE", help=".agent files to check")
+    parser.add_argument(
+        "--explain",
+        metavar="CODE",
+        help="print what a diagnostic or run-time error code means (e.g. unknown-param)",
+    )
     parser.add_argument(
         "--format",
         choices=("human", "short", "json"),
@@ -86,6 +92,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.explain is not None:
+        return explain(args.explain)
+    if not args.files:
+        print("error: name the .agent files to check, or `--explain CODE`", file=sys.stderr)
+        return 2
     outcomes: list[FileOutcome] = []
     unreadable = False
     for path in args.files:
@@ -98,6 +109,54 @@ def _run(args: argparse.Namespace) -> int:
     if unreadable:
         return 2
     return 1 if any(d.is_error for o in outcomes for d in o.diagnostics) else 0
+
+
+# ---------------------------------------------------------------- --explain CODE, as rustc's
+
+# An installed agentc ships docs/ as `agentc/docs/` (pyproject's package-data); a checkout
+# has it beside the `agentc` folder.
+_DOCS = (Path(__file__).resolve().parent / "docs", Path(__file__).resolve().parent.parent / "docs")
+_DIAGNOSTICS_HEADING = re.compile(r"^### `([a-z0-9-]+)`\s*$", re.M)  # docs/diagnostics.md
+_ERRORS_HEADING = re.compile(r"^### ([a-z0-9-]+)\s*$", re.M)  # docs/errors.md
+
+
+def doc_sections() -> dict[str, str]:
+    """code → its section (heading included): the checker's codes, then the run-time ones."""
+    out: dict[str, str] = {}
+    for name, heading in (("diagnostics.md", _DIAGNOSTICS_HEADING), ("errors.md", _ERRORS_HEADING)):
+        path = next((d / name for d in _DOCS if (d / name).is_file()), None)
+        if path is None:
+            continue
+        text = path.read_text(encoding="utf-8")
+        marks = list(heading.finditer(text))
+        for m, after in zip(marks, [*marks[1:], None], strict=True):
+            end = after.start() if after else len(text)
+            end = min(end, _next_chapter(text, m.end(), end))
+            out.setdefault(m.group(1), text[m.start() : end].strip() + "\n")
+    return out
+
+
+def _next_chapter(text: str, start: int, end: int) -> int:
+    """Where a `## ` heading ends a section before the next `### ` one."""
+    found = re.compile(r"^## ", re.M).search(text, start, end)
+    return found.start() if found else end
+
+
+def explain(code: str) -> int:
+    """Print the documentation of `code` (exit 0), or say it is unknown (exit 2)."""
+    from .dsl.suggest import suggest
+
+    sections = doc_sections()
+    section = sections.get(code.strip().strip("[]`"))
+    if section is not None:
+        print(section.rstrip("\n"))
+        return 0
+    near = suggest(code, sections)
+    hint = f"; did you mean `{near}`?" if near else ""
+    print(f"error: `{code}` is not a diagnostic or run-time error code{hint}", file=sys.stderr)
+    if not sections:
+        print("error: agentc's docs are not installed with this copy", file=sys.stderr)
+    return 2
 
 
 def emit(outcomes: list[FileOutcome], args: argparse.Namespace) -> None:

@@ -20,7 +20,7 @@ import agentc.ir as ir
 from ..dsl import ast
 from ..dsl.diagnostics import Diagnostic
 from .decls import DeclInfo, read_decl, span_ir
-from .models import check_bare_factory, resolve_model
+from .models import check_bare_factory, check_model_string
 from .paths import PRELUDE_NAME
 from .resolve import MISSING, PyTarget, prelude_unit, python_ref
 from .settings import AgentSettings, GraphSettings, agent_settings, graph_settings
@@ -107,8 +107,7 @@ def _check_ref(unit: FileUnit, ref: ast.Ref) -> list[Diagnostic]:
 
 
 def _check_model(expr: ast.StringLit) -> list[Diagnostic]:
-    found = resolve_model(expr.value, expr.span)
-    return [found] if isinstance(found, Diagnostic) else []
+    return check_model_string(expr)
 
 
 def _ref_json(unit: FileUnit, ref: ast.Ref) -> Any:

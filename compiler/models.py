@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from ..dsl import ast
 from ..dsl.codes import Code
-from ..dsl.diagnostics import Diagnostic, error
+from ..dsl.diagnostics import Diagnostic, error, warning
 from ..dsl.source import Span
 from .paths import stdlib_file
 from .pyscan import PyParam
@@ -40,15 +42,85 @@ from .symbols import FileUnit
 class ProviderTable:
     providers: tuple[str, ...]
     inference: tuple[tuple[str, str], ...]
+    wires: tuple[tuple[str, str | None], ...] = ()  # provider → openai | anthropic | … | None
 
 
 @lru_cache(maxsize=1)
 def provider_table() -> ProviderTable:
     data = json.loads(stdlib_file("data/providers.json").read_text(encoding="utf-8"))
     return ProviderTable(
-        tuple(data["providers"]), tuple((p.lower(), prov) for p, prov in data["inference"])
+        tuple(data["providers"]),
+        tuple((p.lower(), prov) for p, prov in data["inference"]),
+        tuple((k, v.get("wire")) for k, v in data["providers"].items()),
     )
 
+
+def provider_wire(provider: str) -> str | None:
+    """The wire format agentc speaks to `provider` in (None: unknown or not spoken)."""
+    return dict(provider_table().wires).get(provider)
+
+
+@lru_cache(maxsize=1)
+def _profiles() -> dict[str, Any]:
+    return json.loads(stdlib_file("data/model_profiles.json").read_text(encoding="utf-8"))
+
+
+def profiled_names(provider: str) -> tuple[str, ...] | None:
+    """The model names the profile table lists for `provider` (None: it has no table)."""
+    data = _profiles()
+    tables = data["tables"].get(provider)
+    if tables is None and provider not in data["models"]:
+        return None
+    return tuple(n for t in tables or [provider] for n in data["models"].get(t, {}))
+
+
+def _listed(name: str, names: tuple[str, ...]) -> bool:
+    """The entry itself, or a dated snapshot of one (`gpt-4o-2024-08-06`,
+    `claude-sonnet-4-5@20250929`); `gpt-4o-mnii` is no snapshot of `gpt-4o`."""
+    lowered = name.lower()
+    return any(
+        lowered == n or (lowered.startswith(n) and _SNAPSHOT.match(lowered, len(n)) is not None)
+        for n in names
+    )
+
+
+def check_model_string(spec: ast.StringLit) -> list[Diagnostic]:
+    """A model string where one stands (an agent's `model`, a `model(…)` node, a middleware
+    setting): why it cannot be resolved, or a warning that its name looks misspelt."""
+    found = resolve_model(spec.value, spec.span)
+    if isinstance(found, Diagnostic):
+        return [found]
+    typo = check_model_name(*found, spec.span)
+    return [typo] if typo is not None else []
+
+
+def check_model_name(provider: str, name: str, span: Span) -> Diagnostic | None:
+    """A model name one edit away from a name the profile table lists is most likely a
+    typo (`gpt-4o-mnii`): a warning, since a model newer than the table is not an error.
+    A name whose letters match and only its digits differ is a version, not a typo."""
+    names = profiled_names(provider)
+    if not names or not name or _listed(name, names):
+        return None
+    near = nearest(name.lower(), names)
+    if near is None or distance(name.lower(), near) > 1:
+        return None
+    if _DIGITS.sub("", name.lower()) == _DIGITS.sub("", near):
+        return None
+    return warning(
+        Code.UNLISTED_MODEL,
+        f"`{provider}` has no model `{name}` in agentc's profile table",
+        span,
+        "not a model agentc knows",
+        notes=(
+            "if it is a model newer than the table, it runs as written, with its context "
+            "window and prices unknown (model profiles, I2)",
+        ),
+        help=f"did you mean `{near}`?",
+    )
+
+
+_DIGITS = re.compile(r"[0-9]")
+_SNAPSHOT = re.compile(r"-[0-9]|@")
 
 ENTRY_POINT_GROUP = "agentc.providers"  # as stdlib/providers/resolve.py reads it
 
@@ -93,8 +165,8 @@ def resolve_model(spec: str, span: Span) -> tuple[str, str] | Diagnostic:
         span,
         "no provider prefix and no known model-name prefix",
         notes=(
-            "A2: a name without a known `provider:` prefix is matched against "
-            "name prefixes such as `gpt-`, `claude` and `gemini`",
+            "a name without a known `provider:` prefix is matched against name prefixes "
+            "such as `gpt-`, `claude` and `gemini` (provider inference, A2)",
         ),
         help='write the provider first, e.g. `"ollama:' + spec + '"`',
     )

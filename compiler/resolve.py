@@ -152,8 +152,8 @@ class Loader:
                 use.target.span,
                 problem,
                 notes=(
-                    "A10: a server named by a string must be an http(s) URL, so "
-                    "a string can never launch a local program",
+                    "a server named by a string must be an http(s) URL, so "
+                    "a string can never launch a local program (MCP servers, A10)",
                 ),
                 help="serve the tools over streamable HTTP and write "
                 '`use "http://127.0.0.1:PORT/mcp" as name`',

@@ -35,6 +35,7 @@ import agentc.ir as ir
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error, warning
 from ..dsl.source import Pos, Span
+from .suggest import did_you_mean
 
 
 class EdgeKind(str, enum.Enum):
@@ -195,6 +196,8 @@ def check_dangling(view: Reach) -> Iterator[Diagnostic]:
                 f"`{i.node}` is not a node of `{view.graph.name}`",
                 to_span(i.span),
                 "interrupt at no node",
+                notes=("its nodes are " + ", ".join(f"`{n.name}`" for n in view.graph.nodes),),
+                help=did_you_mean(i.node, (n.name for n in view.graph.nodes)),
             )
     for e in graph_edges(view.graph):  # joins and declared goto targets included
         for end in dict.fromkeys((e.source, e.target)):
@@ -277,8 +280,8 @@ def check_path_to_end(view: Reach) -> Iterator[Diagnostic]:
             _name_span(first),
             "every run through here loops until the step limit",
             notes=(
-                f"F1: the run stops with a recursion error after "
-                f"{view.graph.limits.steps.value} steps",
+                f"the run stops with a recursion error after "
+                f"{view.graph.limits.steps.value} steps (the step limit, F1)",
             )
             + others,
             help="add a `when … otherwise` or a route that leads to END",

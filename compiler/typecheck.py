@@ -233,3 +233,68 @@ def is_literal(expr: ast.Expr) -> bool:
 
 def map_entries(m: ast.MapLit | None) -> Iterable[ast.MapEntry]:
     return m.entries if m is not None else ()
+
+
+# ---------------------------------------------------------------- a condition's comparisons
+
+COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+_LITERAL_KINDS: tuple[tuple[type, str, str], ...] = (
+    (ast.StringLit, "str", "a string"),
+    (ast.BoolLit, "bool", "a boolean"),
+    (ast.IntLit, "int", "an integer"),
+    (ast.FloatLit, "float", "a number"),
+    (ast.NoneLit, "none", "`none`"),
+)
+
+
+def _literal_kind(expr: ast.Expr) -> tuple[str, str] | None:
+    return next(((k, words) for cls, k, words in _LITERAL_KINDS if isinstance(expr, cls)), None)
+
+
+def _kinds(ty: Ty) -> set[str] | None:
+    """The literal kinds a value of `ty` may equal (None: any, or not a scalar we judge)."""
+    if ty.kind is TyKind.PRIM:
+        numeric = {"int", "float"}
+        return None if ty.name == "any" else numeric if ty.name in numeric else {ty.name}
+    if ty.kind is TyKind.LITERAL:
+        value = ty.value
+        if isinstance(value, bool):
+            return {"bool"}
+        return {"int", "float"} if isinstance(value, int | float) else {"str"}
+    if ty.kind is TyKind.UNION:
+        out: set[str] = set()
+        for option in ty.args:
+            kinds = _kinds(option)
+            if kinds is None:
+                return None
+            out |= kinds
+        return out
+    return None
+
+
+def check_comparison(
+    cmp: ast.BinaryOp, channel: str, ty: Ty, literal: ast.Expr
+) -> list[Diagnostic]:
+    """`attempts == "3"` on an `int` channel is never true (and `<` on it fails at run
+    time): a literal compared with a channel must be of a kind the channel holds."""
+    found = _literal_kind(literal)
+    kinds = _kinds(ty)
+    if found is None or kinds is None or found[0] in kinds:
+        return []
+    kind, words = found
+    hint = None
+    if isinstance(literal, ast.StringLit) and kinds & {"int", "float"}:
+        text = literal.value.strip()
+        if text.lstrip("-").replace(".", "", 1).isdigit():
+            hint = f"compare with the number: `{channel} {cmp.op} {text}`"
+    return [
+        error(
+            Code.TYPE_MISMATCH,
+            f"`{channel}` is `{ty.display()}`, compared with {words}",
+            literal.span,
+            f"{words} is never equal to a value of type `{ty.display()}`"
+            if cmp.op in ("==", "!=")
+            else f"a value of type `{ty.display()}` and {words} cannot be ordered",
+            help=hint,
+        )
+    ]

@@ -85,12 +85,15 @@ class Code(enum.StrEnum):
     DUPLICATE_MIDDLEWARE = "duplicate-middleware"
     REVIEW_NO_CHECKPOINT = "review-without-checkpointer"
     UNKNOWN_TOOL = "unknown-tool"
+    UNTYPED_TOOL_PARAM = "untyped-tool-param"
+    UNSCHEMABLE_PARAM = "unschemable-param"
     BAD_STORE = "bad-store"
     # compiler: types
     UNKNOWN_TYPE = "unknown-type"
     # compiler: models
     UNKNOWN_PROVIDER = "unknown-provider"
     UNKNOWN_MODEL = "unknown-model"
+    UNLISTED_MODEL = "unlisted-model"
     SECRET_IN_FILE = "secret-in-file"
     # compiler: used files
     USE_OUTSIDE_PROJECT = "use-outside-project"
@@ -202,10 +205,22 @@ _INFO: dict[Code, CodeInfo] = {
         "human review needs a checkpointer to pause and resume (D9)"
     ),
     Code.UNKNOWN_TOOL: CodeInfo("a setting names a tool the agent does not have"),
+    Code.UNTYPED_TOOL_PARAM: CodeInfo(
+        "a tool parameter has no type hint, so the model is told nothing about it",
+        Severity.WARNING,
+    ),
+    Code.UNSCHEMABLE_PARAM: CodeInfo(
+        "a tool parameter's type is a plain class that no JSON schema can describe",
+        Severity.WARNING,
+    ),
     Code.BAD_STORE: CodeInfo('a `store` is not memory, none or sqlite("\u2026")'),
     Code.UNKNOWN_TYPE: CodeInfo("a type name is neither built in nor a declared schema"),
     Code.UNKNOWN_PROVIDER: CodeInfo("a model string's `provider:` prefix is not a known provider"),
     Code.UNKNOWN_MODEL: CodeInfo("no provider can be inferred from a model name (A2)"),
+    Code.UNLISTED_MODEL: CodeInfo(
+        "a model name is not in the profile table but is one letter away from a name that is",
+        Severity.WARNING,
+    ),
     Code.SECRET_IN_FILE: CodeInfo(
         "a credential is written in the file instead of named by its variable"
     ),

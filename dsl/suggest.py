@@ -90,3 +90,26 @@ def suggest(name: str, candidates: Iterable[str]) -> str | None:
         if score <= limit and score < max(1, len(folded)) and (best is None or score < best[0]):
             best = (score, candidate)
     return best[1] if best else None
+
+
+# ---------------------------------------------------------------- habits from Python
+
+CONTEXT_SIZE_KINDS = ("tokens", "messages", "fraction")  # the prelude's `context_size`
+
+
+def tuple_hint(text: str, opener: int, comma: int) -> str | None:
+    """`trigger: ("tokens", 4000)`, LangChain's ContextSize tuple, stops the parser at its
+    comma; the language writes `tokens(4000)`, and has lists, not tuples. None when the
+    `(` at `opener` is a call's (`tokens(4000, …)`) or the comma is not directly in it."""
+    if text[opener : opener + 1] != "(" or text[comma : comma + 1] != ",":
+        return None
+    before = text[:opener].rstrip()
+    if before and (before[-1].isalnum() or before[-1] in "_."):
+        return None  # `name(…, …)`: a call's arguments
+    first = text[opener + 1 : comma].strip()
+    close = text.find(")", comma)
+    rest = text[comma + 1 : close if close >= 0 else comma + 40].strip()
+    kind = first.strip("\"'")
+    if kind in CONTEXT_SIZE_KINDS and rest and "," not in rest:
+        return f"the language has no tuples: write `{kind}({rest})`"
+    return "the language has no tuples: write a list, `[a, b]`"

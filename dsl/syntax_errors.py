@@ -22,6 +22,7 @@ from .diagnostics import Diagnostic, Label, error
 from .literal_errors import bad_number
 from .scan import CLOSER, OPENER, WORD_AT_LINE_START, scan
 from .source import SourceFile, Span
+from .suggest import tuple_hint
 
 # Terminal name → its literal text (`RBRACE` → `}`), None for a pattern (`NAME`).
 PatternOf: TypeAlias = Callable[[str], str | None]
@@ -203,7 +204,9 @@ def describe(stretch: Stretch, exc: UnexpectedInput, pattern_of: PatternOf) -> D
     if isinstance(exc, UnexpectedToken):
         if exc.token.type == "$END":
             return _unexpected_end(stretch, exc, pattern_of)
-        return _in_route(stretch, exc, _unexpected_token(stretch, exc, pattern_of))
+        return _tuple(
+            stretch, exc, _in_route(stretch, exc, _unexpected_token(stretch, exc, pattern_of))
+        )
     at = stretch.base + (exc.pos_in_stream or 0)
     return error(Code.SYNTAX, "the text does not follow the grammar", _clamped(stretch, at, at + 1))
 
@@ -235,6 +238,14 @@ def _in_route(stretch: Stretch, exc: UnexpectedInput, d: Diagnostic) -> Diagnost
     return replace(
         d, help='write a label that is not a name as a string: `"Rejected + Feedback" -> node`'
     )
+
+
+def _tuple(stretch: Stretch, exc: UnexpectedInput, d: Diagnostic) -> Diagnostic:
+    """A Python tuple, `trigger: ("tokens", 4000)`: say how the language writes it."""
+    at = stretch.base + (exc.pos_in_stream or 0)
+    opens = scan(stretch.source.text, stretch.base, at).open_brackets
+    hint = tuple_hint(stretch.source.text, opens[-1], at) if opens and d.help is None else None
+    return replace(d, help=hint) if hint else d
 
 
 def _unterminated_long_string(stretch: Stretch) -> int | None:

@@ -15,15 +15,19 @@ unknown keywords are accepted (the check is never stricter than the schema says)
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path as FilePath
+from typing import Any, get_args, get_origin
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, PydanticUserError, TypeAdapter
+from pydantic.errors import PydanticInvalidForJsonSchema
 
 import agentc.ir as ir
-from agentc.runtime.errors import InvalidContextError
+from agentc.runtime.errors import InvalidContextError, ToolSchemaError
+from agentc.runtime.serde import FILE_MODULE_PREFIX
 
 Schema = Mapping[str, Any]
 Path = tuple[str | int, ...]
@@ -272,3 +276,69 @@ def run_context(
             help=f"pass context={{...}} with the fields of `{schema_name}`",
         )
     return value
+
+
+# ---------------------------------------------------------------- a tool's schema, located
+
+
+def tool_json_schema(model: type[BaseModel], tool: str) -> dict[str, Any]:
+    """The JSON schema of a tool's arguments model; a parameter whose type no JSON schema
+    can describe (a plain class) is a `ToolSchemaError` naming the tool, the parameter, the
+    type by its file's module name and the `.py` file and line it is defined at, in place of
+    pydantic's error (which names the runtime's internal module name and no place)."""
+    try:
+        return model.model_json_schema()
+    except PydanticInvalidForJsonSchema:
+        for name, info in model.model_fields.items():
+            cls = _unschemable(info.annotation)
+            if cls is not None:
+                raise ToolSchemaError(tool, name, _type_name(cls), _defined_at(cls)) from None
+        raise
+
+
+def _unschemable(annotation: Any) -> type | None:
+    """The first class in `annotation` (`list[Point] | None`: Point) that no schema fits."""
+    pending = [annotation]
+    while pending:
+        t = pending.pop(0)
+        pending += [a for a in get_args(t) if a is not None]
+        if isinstance(t, type) and get_origin(t) is None and not _schemable(t):
+            return t
+    return None
+
+
+def _schemable(t: type) -> bool:
+    try:
+        TypeAdapter(t, config=ConfigDict(arbitrary_types_allowed=True)).json_schema()
+    except PydanticInvalidForJsonSchema:
+        return False
+    except (PydanticUserError, TypeError):  # a type that carries its own config: judged whole
+        return True
+    return True
+
+
+def _type_name(cls: type) -> str:
+    """`tools.Point` for a class of a `use`d file (the runtime imports it under an internal
+    name), else `module.Class`."""
+    module = cls.__module__
+    if module.startswith(FILE_MODULE_PREFIX):
+        file = _source_file(cls)
+        module = FilePath(file).stem if file else module
+    return f"{module}.{cls.__qualname__}"
+
+
+def _defined_at(cls: type) -> str:
+    file = _source_file(cls)
+    try:
+        line = inspect.getsourcelines(cls)[1]
+    except (OSError, TypeError):
+        line = 0
+    where = FilePath(file).name if file else "file unknown"
+    return f"{where}:{line}" if line else where
+
+
+def _source_file(cls: type) -> str | None:
+    try:
+        return inspect.getsourcefile(cls)
+    except TypeError:  # a built-in class
+        return None

@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from ..ir import InjectedArg, InjectedKind
 from ..runtime.errors import StoreRequiredError
 from ..runtime.inline import SyncPolicy, run_sync
+from ..runtime.schema import tool_json_schema
 from ..runtime.types import RunConfig, RunContext
 from .messages import ToolCall, ToolMessage
 from .tool_results import (
@@ -317,7 +318,7 @@ def injected_marker(param: str, ann: Any) -> InjectedArg | None:
 
 
 def tool_schema(model: type[BaseModel], name: str, description: str) -> dict[str, Any]:
-    schema = model.model_json_schema()
+    schema = tool_json_schema(model, name)  # a plain class's parameter: ToolSchemaError
     schema["title"] = name
     schema["description"] = description
     schema.setdefault("properties", {})

@@ -19,7 +19,7 @@ from ...dsl.diagnostics import Diagnostic, Label, error
 from ..budgets import AMOUNTS, asks, budget_entries
 from ..budgets import MIDDLEWARE_NAME as BUDGETS_NAME
 from ..context import Ctx, prelude_decls
-from ..models import check_factory, resolve_model
+from ..models import check_factory, check_model_name, resolve_model
 from ..settings import (
     AGENT_CHANNELS,
     CONTEXT,
@@ -34,6 +34,7 @@ from ..types import STR, Ty, prim, union
 from .common import check_fields, check_schema_ref
 from .graph_io import check_context
 from .middleware import check_middleware, middleware_name
+from .model_options import check_model_options, map_options
 from .run_settings import (
     check_checkpoint,
     check_interrupt_checkpointer,
@@ -148,6 +149,11 @@ def check_model_stmt(stmt: ast.ModelStmt, ctx: Ctx) -> Iterator[Diagnostic]:
     found = resolve_model(stmt.spec.value, stmt.spec.span)
     if isinstance(found, Diagnostic):
         yield found
+        return
+    typo = check_model_name(*found, stmt.spec.span)
+    if typo is not None:
+        yield typo
+    yield from check_model_options(found[0], map_options(stmt.options))
 
 
 def check_setting(ctx: Ctx, stmt: ast.SettingStmt) -> Iterator[Diagnostic]:

@@ -16,12 +16,13 @@ from collections.abc import Generator, Iterable, Iterator, Mapping
 from ...dsl import ast
 from ...dsl.codes import Code
 from ...dsl.diagnostics import Diagnostic, Label, error
+from ..channels import StateView
 from ..context import Ctx
 from ..resolve import declaration, python_ref
 from ..settings import BOUNDARY, when_groups
 from ..suggest import did_you_mean
 from ..symbols import SymbolKind
-from ..typecheck import describe
+from ..typecheck import COMPARISONS, check_comparison, describe
 from .common import check_config
 
 Nodes = Mapping[str, ast.NodeDecl]
@@ -56,7 +57,7 @@ def node_exists(
 
 
 def check_edge(
-    ctx: Ctx, edge: ast.EdgeDecl, nodes: Nodes, fields: set[str]
+    ctx: Ctx, edge: ast.EdgeDecl, nodes: Nodes, fields: set[str], view: StateView | None = None
 ) -> Iterator[Diagnostic]:
     yield from node_exists(edge.source, nodes, boundary="START")
     for target in edge.targets:
@@ -71,6 +72,28 @@ def check_edge(
                 help="write one `edge … when …` per target",
             )
         yield from check_condition(ctx, edge.condition, fields)
+        if view is not None:
+            yield from check_comparisons(edge.condition, view)
+
+
+def check_comparisons(cond: ast.Expr, view: StateView) -> Iterator[Diagnostic]:
+    """Each `channel OP literal` (either way round) of a condition, against the channel's
+    declared type (a misspelt channel is `check_condition`'s)."""
+    pending = [cond]
+    while pending:
+        e = pending.pop()
+        if isinstance(e, ast.UnaryOp):
+            pending.append(e.operand)
+        if not isinstance(e, ast.BinaryOp):
+            continue
+        pending += [e.left, e.right]
+        if e.op not in COMPARISONS:
+            continue
+        for side, other in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(side, ast.Ref) and len(side.parts) == 1:
+                ch = view.get(side.parts[0].text)
+                if ch is not None:
+                    yield from check_comparison(e, ch.name, ch.ty, other)
 
 
 def check_condition(ctx: Ctx, cond: ast.Expr, fields: set[str]) -> Iterator[Diagnostic]:

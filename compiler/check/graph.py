@@ -73,7 +73,7 @@ def _check_stmt(
     if isinstance(stmt, ast.StateStmt):
         yield from check_fields(ctx, stmt.fields, allow_reducers=True)
     elif isinstance(stmt, ast.EdgeDecl):
-        yield from check_edge(ctx, stmt, nodes, fields)
+        yield from check_edge(ctx, stmt, nodes, fields, view)
     elif isinstance(stmt, ast.JoinDecl):
         yield from check_join(stmt, nodes)
     elif isinstance(stmt, ast.RouteDecl):

@@ -105,7 +105,9 @@ def _check_item(
             f"`{ref.dotted}` needs a checkpointer",
             ref.span,
             "pauses the run for a person, but nothing saves it",
-            notes=("D9: a review interrupts the run; resuming reads the checkpoint",),
+            notes=(
+                "a review interrupts the run; resuming reads the checkpoint (human review, D9)",
+            ),
             help='add `checkpoint memory` or `checkpoint sqlite("…")` to the agent',
         )
     added = list(info.tools)

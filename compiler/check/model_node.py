@@ -27,12 +27,13 @@ from ..channels import CONVERSATION, StateView, answer_kind, declared_fields
 from ..context import Ctx
 from ..model_args import NODE_ARGS, ModelArgs, conversation, into, read_model_args
 from ..model_args import word as strategy_word
-from ..models import check_factory, resolve_model
+from ..models import check_factory, check_model_name, resolve_model
 from ..prompts import Placeholder, parse_template
 from ..suggest import did_you_mean
 from ..typecheck import describe, is_literal
 from ..types import Ty, TyKind
 from .common import check_schema_ref
+from .model_options import call_options, check_model_options
 from .tools import ToolName, check_duplicate_tools, check_tool
 
 STRATEGIES = tuple(s.value for s in ir.OutputStrategy)
@@ -81,6 +82,13 @@ def _check_spec(ctx: Ctx, call: ast.Call, args: ModelArgs) -> Iterator[Diagnosti
     found = resolve_model(spec.value, spec.span)
     if isinstance(found, Diagnostic):
         yield found
+        return
+    typo = check_model_name(*found, spec.span)
+    if typo is not None:
+        yield typo
+    # a misspelt node argument (`promt`) is `_check_options`' to report, not the provider's
+    rest = [a for a in args.options if a.name and not _near_node_arg(a.name.text)]
+    yield from check_model_options(found[0], call_options(rest))
 
 
 # ---------------------------------------------------------------- templates
@@ -317,18 +325,24 @@ def _check_tools(ctx: Ctx, args: ModelArgs) -> Iterator[Diagnostic]:
     yield from check_duplicate_tools(names)
 
 
+def _near_node_arg(key: str) -> str | None:
+    """A node argument one or two edits from `key` (`promt`: `prompt`)."""
+    near = [n for n in NODE_ARGS if distance(key, n) <= (1 if len(key) <= 4 else 2)]
+    return near[0] if near else None
+
+
 def _check_options(args: ModelArgs) -> Iterator[Diagnostic]:
     for arg in args.options:
         assert arg.name is not None
         key = arg.name.text
-        near = [n for n in NODE_ARGS if distance(key, n) <= (1 if len(key) <= 4 else 2)]
+        near = _near_node_arg(key)
         if near:
             yield error(
                 Code.UNKNOWN_PARAM,
                 f"`model(…)` has no argument `{key}`",
                 arg.name.span,
                 "unknown argument",
-                help=f"did you mean `{near[0]}`?",
+                help=f"did you mean `{near}`?",
             )
         elif not is_literal(arg.value):
             yield error(

@@ -24,6 +24,15 @@ from ..symbols import FileUnit
 from ..typecheck import describe
 
 LIMITS = {"steps": "int", "step_timeout": "duration"}  # wall-clock per run: the `time` budget
+# What LangGraph and other frameworks call a limit → its name here (too far for did-you-mean).
+LIMIT_HABITS = {
+    "max_steps": "steps",
+    "recursion_limit": "steps",
+    "max_iterations": "steps",
+    "max_supersteps": "steps",
+    "timeout": "step_timeout",
+    "step_timeout_s": "step_timeout",
+}
 CHECKPOINT_WORDS = ("memory", "none")
 CHECKPOINT_CALLS = ("sqlite", "postgres")
 DURABILITY = ("sync", "async", "exit")  # F11
@@ -53,12 +62,14 @@ def check_limits(stmt: ast.LimitsStmt, *, budgets: bool = False) -> Iterator[Dia
                 help="move the budget to an `agent` block, or remove it",
             )
         elif kind is None:
+            near = LIMIT_HABITS.get(key)
             yield error(
                 Code.UNKNOWN_LIMIT,
                 f"unknown limit `{key}`",
                 entry.key.span,
                 "not a limit",
-                help=did_you_mean(key, known),
+                notes=("the limits are " + ", ".join(f"`{k}`" for k in known),),
+                help=f"did you mean `{near}`?" if near else did_you_mean(key, known),
             )
         elif kind == "int":
             yield from _check_steps(key, entry.value)
@@ -82,7 +93,7 @@ def _check_steps(key: str, value: ast.Expr) -> Iterator[Diagnostic]:
             f"`{key}` must be at least 1",
             value.span,
             f"{value.value} steps could never run a node",
-            notes=("F1: the run stops after this many supersteps",),
+            notes=("the run stops after this many supersteps (the step limit, F1)",),
         )
 
 
@@ -166,7 +177,7 @@ def check_checkpoint_call(call: ast.Call, unit: FileUnit) -> Iterator[Diagnostic
                 Code.BAD_CHECKPOINT,
                 '`durability` must be "sync", "async" or "exit"',
                 arg.value.span,
-                "F11: when each step's progress is saved",
+                "when each step's progress is saved (F11)",
                 help='"sync" waits for each step\'s save before the next starts',
             )
 
@@ -247,7 +258,7 @@ def check_store(stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
         "unknown long-term store",
         v.span,
         'expected memory, none or sqlite("…")',
-        notes=("I1: tools and middleware read and write the store; the agent loop never does",),
+        notes=("tools and middleware read and write the store; the agent loop never does (I1)",),
         help=did_you_mean(v.dotted, STORE_WORDS + STORE_CALLS) if isinstance(v, ast.Ref) else None,
     )
 
@@ -278,6 +289,6 @@ def check_interrupt_checkpointer(
             "this interrupt can never be resumed",
             s.span,
             "the run stops here and its state is lost",
-            notes=("D4: without a checkpointer a paused run cannot be saved",),
+            notes=("without a checkpointer a paused run cannot be saved (D4)",),
             help='add `checkpoint memory` or `checkpoint sqlite("…")`',
         )

@@ -57,6 +57,18 @@ def annotation_schema(node: ast.expr) -> tuple[dict[str, Any], str | None]:
     return _schema(node), None
 
 
+def annotation_names(node: ast.expr) -> tuple[str, ...]:
+    """Every name an annotation mentions, in order (`dict[str, Point] | None`: dict, str,
+    Point); a string annotation is read as the expression it holds."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return ()
+    names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
+    return tuple(dict.fromkeys(names))
+
+
 def _schema(node: ast.expr) -> dict[str, Any]:
     if isinstance(node, ast.Constant) and node.value is None:
         return {"type": "null"}

@@ -51,6 +51,8 @@ class PyParam:
     default: Any = None
     injected: ir.InjectedArg | None = None
     description: str | None = None
+    line: int = 0  # where the parameter is written in its .py file (0: not known)
+    refs: tuple[str, ...] = ()  # the names its annotation mentions (`list[Point]`: list, Point)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,9 @@ class PyClass:
     init_kwargs: bool = False  # `__init__` takes **kwargs: any setting goes
     state_schema: str | None = None  # `state_schema = Name` (a class of this module)
     tool_names: tuple[str, ...] = ()  # `tools = [f, g]` (class body or `self.tools` in __init__)
+    # False for a plain class (no base, no pydantic schema hook, not a dataclass …): pydantic
+    # can check an instance of it but no JSON schema can describe it to a model
+    describable: bool = True
 
     def json_schema(self) -> dict[str, Any]:
         return object_schema(self.name, self.doc, self.fields)

@@ -19,7 +19,14 @@ from typing import Any
 
 import agentc.ir as ir
 
-from .annotations import annotation_schema, injected_arg, last_name, literal, unparse
+from .annotations import (
+    annotation_names,
+    annotation_schema,
+    injected_arg,
+    last_name,
+    literal,
+    unparse,
+)
 from .bindings import bound_names, module_statements, star_imports
 from .model import (
     HOOK_DECORATORS,
@@ -123,6 +130,8 @@ def _param(arg: ast.arg, default: ast.expr | None) -> PyParam:
         value,
         injected_arg(arg.arg, ann),
         description,
+        line=arg.lineno,
+        refs=annotation_names(ann) if ann is not None else (),
     )
 
 
@@ -171,6 +180,7 @@ def _class(node: ast.ClassDef) -> PyClass:
             node.lineno,
             init_params=tuple(_params(init.args)) if init else None,
             init_kwargs=bool(init and init.args.kwarg),
+            describable=kind is not ClassKind.OTHER or not _plain(node),
         )
     hooks, jumps = _middleware_hooks(node)
     return PyClass(
@@ -185,6 +195,23 @@ def _class(node: ast.ClassDef) -> PyClass:
         init_kwargs=bool(init and init.args.kwarg),
         state_schema=_class_attr_name(node, "state_schema"),
         tool_names=_middleware_tool_names(node, init),
+    )
+
+
+_SCHEMA_HOOKS = {"__get_pydantic_core_schema__", "__get_pydantic_json_schema__"}
+
+
+def _plain(node: ast.ClassDef) -> bool:
+    """A class of its own (no base but `object`, no metaclass, no decorator) without a
+    pydantic schema hook: pydantic knows nothing to describe it by. A class with a base
+    this scan cannot see (an Enum, a NamedTuple, a model of another module) is not plain."""
+    if node.keywords or node.decorator_list:
+        return False
+    if any(last_name(b) != "object" for b in node.bases):
+        return False
+    return not any(
+        isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in _SCHEMA_HOOKS
+        for s in node.body
     )
 
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...ir import Graph, HookPoint, NodeSpec
 from ...runtime.algo import ParentCommand
+from ...runtime.errors import AgentcRuntimeError, ToolCallError, mark_failed_tool_call
 from ...runtime.events import ToolEnd, ToolError, ToolStart
 from ...runtime.inline import cut_by_step, deadline_scope
 from ...runtime.types import (
@@ -136,6 +137,16 @@ class ToolRunner:
         return list(ai.tool_calls) if ai else []
 
     async def run_one(self, call: ToolCall, env: CallEnv) -> ToolResult:
+        try:
+            return await self._run_one(call, env)
+        except (GraphInterrupt, ParentCommand, AgentcRuntimeError):
+            raise  # a pause, a jump, or an error that already says what it is
+        except Exception as exc:  # E3: raised as it is; what the user is shown names the call
+            cause = ToolCallError(call.name, call.id or "", tuple(call.args), exc)
+            mark_failed_tool_call(exc, cause)
+            raise
+
+    async def _run_one(self, call: ToolCall, env: CallEnv) -> ToolResult:
         if self.handler is None:
             return await self.run_plain(call, env)
         runtime = ToolRuntime(

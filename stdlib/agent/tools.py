@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...ir import AgentSpec, Graph, OutputSpec, OutputStrategy, ToolSpec
+from ...runtime.errors import ToolSchemaError
 from ...runtime.types import BindEnv, Slot
 from ..middleware.binding import BoundMiddleware, bound_middleware
 from ..structured_output import OutputSchema, StructuredOutput, schema_from_spec
@@ -39,6 +40,9 @@ def bind_tool(spec: ToolSpec, env: BindEnv, own: Mapping[str, Tool] | None = Non
         t = as_tool(obj) if isinstance(obj, Tool) else make_tool(obj, name=spec.name)
     except ToolDefinitionError as exc:
         raise AgentSetupError(f"tool `{spec.name}` ({spec.ref.key}): {exc}") from None
+    except ToolSchemaError as exc:  # located at the tool's entry in the file
+        exc.span = exc.span or spec.span
+        raise
     return t.with_options(
         name=spec.name,
         return_direct=spec.return_direct or t.return_direct,

@@ -75,6 +75,10 @@ def settings_from_spec(spec: ModelSpec, auth: AuthStyle) -> ModelSettings:
         rate_limit=_opt_rate_limit(options),
     )
     params = {k: v for k, v in options.items() if k not in CLIENT_OPTIONS}
+    extra = params.pop("extra_body", None) or {}  # options sent as written, unchecked
+    if not isinstance(extra, dict):
+        raise ModelOptionError("model option `extra_body` must be a map of request fields")
+    params.update(extra)
     return ModelSettings(
         provider=spec.provider,
         name=spec.name,
