@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 from .api import LoadError, PickError, choose_graph, compile_cached
+from .dotenv import load_and_say
 from .runner.errors import RunSite, UsageError, describe_error
 from .runner.inputs import readable, writable
 
@@ -87,6 +88,7 @@ def _run(args: argparse.Namespace, site: RunSite) -> int:
         readable("the cassette", args.replay)
     if args.record:
         writable("the cassette", args.record)
+    load_and_say(args.file, args.verbose)  # `.env` files, as `agentc run` loads them
     try:
         program = compile_cached(args.file)
     except LoadError as exc:

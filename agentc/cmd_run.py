@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .api import LoadError, PickError, choose_graph, compile_cached
-from .dotenv import load_dotenv
+from .dotenv import load_and_say
 from .runner.calls import CallCount, counting_source
 from .runner.cassettes import cassette_source
 from .runner.errors import RunSite, UsageError, describe_error
@@ -174,6 +174,11 @@ def _run(args: argparse.Namespace, out: TextIO, site: RunSite) -> int:
     context = context_value(program, graph, args.context)
     base_dir = str(Path(args.file).resolve().parent)
     if args.model:
+        if graph.agent is None:  # a graph block's model nodes each name their own model
+            raise UsageError(
+                f"--model replaces an agent's model, and `{graph.name}` is a graph block whose "
+                "model nodes name their own models: change them in the file"
+            )
         program = site.program = with_model(program, graph.name, args.model)
     calls = CallCount()  # every model of the run counts its calls here (`runner/calls.py`)
     source = counting_source(cassette_source(args, graph), calls)
@@ -289,8 +294,4 @@ def _next_message(program: ir.Program, graph: ir.Graph, thread: str | None) -> d
 def _dotenv(args: argparse.Namespace) -> None:
     """`.env` beside the file and in the working directory (`agentc/dotenv.py`); with
     `--verbose` each file and the names it set are said on stderr, never a value."""
-    for loaded in load_dotenv(args.file):
-        if args.verbose:
-            names = ", ".join(loaded.names) or "nothing new"
-            kept = f"; already set, kept: {', '.join(loaded.kept)}" if loaded.kept else ""
-            print(f"loaded {loaded.path}: {names}{kept}", file=sys.stderr)
+    load_and_say(args.file, args.verbose)

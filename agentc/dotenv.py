@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +62,16 @@ def load_dotenv(agent_file: str) -> list[Loaded]:
             names.append(key)
         loaded.append(Loaded(path, tuple(names), tuple(kept)))
     return loaded
+
+
+def load_and_say(agent_file: str, verbose: bool) -> None:
+    """`load_dotenv`, and with `verbose` each file and the names it set on stderr, never a
+    value (what `agentc run` and `agentc chat` do before they compile)."""
+    for loaded in load_dotenv(agent_file):
+        if verbose:
+            names = ", ".join(loaded.names) or "nothing new"
+            kept = f"; already set, kept: {', '.join(loaded.kept)}" if loaded.kept else ""
+            print(f"loaded {loaded.path}: {names}{kept}", file=sys.stderr)
 
 
 def parse(text: str) -> dict[str, str]:

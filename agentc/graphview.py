@@ -113,8 +113,8 @@ class GraphDrawing:
 
 def drawing(program: ir.Program, graph: ir.Graph, xray: bool | int = False) -> GraphDrawing:
     """`graph` drawn; `xray` (any depth): subgraph and agent nodes as their child's nodes."""
-    expand = _graphs(program) if xray else None
-    return GraphDrawing(render.diagram(graph, expand=expand))
+    graphs = _graphs(program)  # sub-agents are described from their own graphs
+    return GraphDrawing(render.diagram(graph, expand=graphs if xray else None, graphs=graphs))
 
 
 def _graphs(program: ir.Program) -> Mapping[str, ir.Graph]:

@@ -67,7 +67,7 @@ def check_agent(ctx: Ctx, agent: ast.AgentDecl) -> Iterator[Diagnostic]:
     tools: list[ToolName] = []
     for stmt in agent.body:  # every statement as written, a repeated one too
         yield from _check_stmt(ctx, stmt, tools)
-    saves = has_checkpointer(settings.checkpoint)
+    saves = has_checkpointer(settings.checkpoint) or _saved_by_caller(ctx, agent, settings)
     if settings.middleware is not None:
         yield from check_middleware(ctx, settings.middleware, saves, tools)
     yield from check_duplicate_tools(tools)
@@ -75,6 +75,23 @@ def check_agent(ctx: Ctx, agent: ast.AgentDecl) -> Iterator[Diagnostic]:
         yield from check_store(settings.store)
     yield from check_interrupt_checkpointer(settings.interrupts, settings.checkpoint)
     yield from check_limit_budgets(ctx, settings)
+
+
+def _saved_by_caller(ctx: Ctx, agent: ast.AgentDecl, settings: AgentSettings) -> bool:
+    """H3: an agent with no `checkpoint` line that another agent of the file uses as a tool
+    saves into that caller's checkpointer, so its reviews can pause and resume there."""
+    if settings.checkpoint is not None:  # its own line, `checkpoint none` included, decides
+        return False
+    name = agent.name.text
+    for caller in ctx.unit.items(ast.AgentDecl):
+        theirs = ctx.agent_settings(caller)
+        if caller is agent or theirs.tools is None or not has_checkpointer(theirs.checkpoint):
+            continue
+        value = theirs.tools.value
+        items = value.items if isinstance(value, ast.ListLit) else (value,)
+        if any(isinstance(i, ast.Ref) and i.dotted == name for i in items):
+            return True
+    return False
 
 
 def check_limit_budgets(ctx: Ctx, settings: AgentSettings) -> Iterator[Diagnostic]:

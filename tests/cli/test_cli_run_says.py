@@ -187,3 +187,18 @@ def test_dotenv_files_are_loaded_and_never_printed(workdir):
         told.stderr
     )
     assert "secret-cwd-value" not in told.stderr and "plain value" not in told.stderr
+
+
+# ---------------------------------------------------------------- --model on a graph block
+
+
+def test_model_on_a_graph_block_is_refused_not_ignored(capsys):
+    """A graph block's model nodes name their own models: `--model` has nothing to replace,
+    and saying nothing would run the file's models as if the flag had worked."""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "graphs")
+    path = os.path.join(path, "prompt_chaining.agent")
+    code = main(["run", path, "--set", "topic=cats", "--model", "openai:gpt-4o"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "--model replaces an agent's model" in err
+    assert "`prompt_chaining` is a graph block" in err

@@ -276,7 +276,8 @@ def test_arguments_at_the_depth_limit_are_a_call():
 def test_over_deep_arguments_in_an_agent_run(
     tmp_path, monkeypatch, capsys, fake_server, wire, depth, stream
 ):
-    """The run finishes; continuing the thread tells the model its call was malformed."""
+    """The run ends without an answer and says why (exit 1); continuing the thread tells the
+    model its call was malformed."""
     monkeypatch.chdir(tmp_path)
     env = "OPENAI" if wire == "openai" else "ANTHROPIC"
     monkeypatch.setenv(f"{env}_API_KEY", KEY)
@@ -289,9 +290,10 @@ def test_over_deep_arguments_in_an_agent_run(
     )
     path = agent_file(tmp_path, f'model "{model}"')
     flags = ["--stream"] if stream else []
-    assert main(["run", str(path), "--input", "2+3?", *flags]) == 0
+    assert main(["run", str(path), "--input", "2+3?", *flags]) == 1
     out = capsys.readouterr()
     assert "Traceback" not in out.err and "malformed" in out.out, (out.out, out.err)
+    assert "-- stopped: the model's last reply asked for `add`" in out.out, out.out
     thread = re.search(r"--thread (\w+)", out.out)
     assert thread, out.out
     assert main(["run", str(path), "--input", "go on", "--thread", thread.group(1), *flags]) == 0
