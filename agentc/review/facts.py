@@ -199,8 +199,15 @@ def _fact_output(graph: ir.Graph, *strategies: ir.OutputStrategy) -> FactValue |
     return FactValue(values, output.span, "output")
 
 
-def _num(value: float | int) -> str:
+def number_text(value: object) -> str:
+    """`20,000`, `0.5`; a setting the checker let through that is not a number (inside a
+    free-form list of maps, say) is shown as written rather than failing the review."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
     return f"{int(value):,}" if float(value).is_integer() else str(value)
+
+
+_num = number_text
 
 
 def _fact_steps(graph: ir.Graph) -> FactValue | None:

@@ -16,7 +16,9 @@ from typing import Any
 
 import agentc.ir as ir
 
-from .facts import local_tools, ticks
+from .facts import local_tools, number_text, ticks
+
+_num = number_text
 
 STDLIB = "agentc.stdlib"
 Describer = Callable[[Mapping[str, Any], ir.Graph], str]
@@ -35,10 +37,6 @@ def model_text(value: Any, fallback: str = "the agent's own model") -> str:
     return fallback
 
 
-def _num(value: float | int) -> str:
-    return f"{int(value):,}" if float(value).is_integer() else str(value)
-
-
 def count(amount: float | int, word: str) -> str:
     """`6 messages`, `1 token`: a number and its noun (`word` in the plural)."""
     return f"{_num(amount)} {word.removesuffix('s') if amount == 1 else word}"
@@ -48,7 +46,7 @@ def size_text(value: Any) -> str:
     """A context size `["messages", 6]` → "6 messages"; tokens and fractions alike."""
     if isinstance(value, list) and len(value) == 2:
         kind, amount = value
-        if kind == "fraction":
+        if kind == "fraction" and isinstance(amount, (int, float)):
             return f"{_num(float(amount) * 100)}% of the model's context window"
         return count(amount, str(kind))
     return str(value)
