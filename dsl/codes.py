@@ -213,7 +213,9 @@ _INFO: dict[Code, CodeInfo] = {
         "a tool parameter's type is a plain class that no JSON schema can describe",
         Severity.WARNING,
     ),
-    Code.BAD_STORE: CodeInfo('a `store` is not memory, none or sqlite("\u2026")'),
+    Code.BAD_STORE: CodeInfo(
+        'a `store` is not memory, none, sqlite("\u2026") or postgres("\u2026")'
+    ),
     Code.UNKNOWN_TYPE: CodeInfo("a type name is neither built in nor a declared schema"),
     Code.UNKNOWN_PROVIDER: CodeInfo("a model string's `provider:` prefix is not a known provider"),
     Code.UNKNOWN_MODEL: CodeInfo("no provider can be inferred from a model name (A2)"),

@@ -199,6 +199,7 @@ class CheckpointKind(str, enum.Enum):
 class CheckpointSpec(Frozen):
     kind: CheckpointKind
     path: str | None = None  # sqlite file or postgres URL (never a secret: use an env var name)
+    url_env: str | None = None  # postgres: the environment variable holding the URL
     durability: Literal["sync", "async", "exit"] | None = None  # F11; None: the caller's
     # D6: `types: [...]`, the types a load may rebuild beyond agentc's own ([]: none);
     # None: every registered type, as without the option
@@ -210,15 +211,17 @@ class StoreKind(str, enum.Enum):
     NONE = "none"
     MEMORY = "memory"
     SQLITE = "sqlite"
+    POSTGRES = "postgres"
 
 
 class StoreSpec(Frozen):
-    """`store memory` / `store sqlite("…")` / `store none`: the long-term store that tools
+    """`store memory` / `sqlite("…")` / `postgres(…)` / `none`: the long-term store that tools
     and middleware may read and write (I1). The agent loop never touches it; a graph run
     as a node or tool of another uses the outer run's store."""
 
     kind: StoreKind
     path: str | None = None  # the sqlite file, relative to the `.agent` file's directory
+    url_env: str | None = None  # postgres: the environment variable holding the URL
     span: SourceSpan | None = None
 
 

@@ -1,16 +1,15 @@
 """The public API: `compile(program, graph)` → `CompiledGraph` with invoke / ainvoke /
 stream / astream and the state calls (get_state, get_state_history, update_state).
 
-Input: an `ir.Program`, a graph name, an optional `Checkpointer`, an optional long-term
-`Store` (I1) and optionally the node cache to use. Output: results as plain dicts of
-output channels (+ `__interrupt__` when paused by `interrupt()`), typed events (`mode=`)
-or LangGraph's chunks (`stream_mode=`, chunks.py). Every call takes a `RunConfig` or
-LangGraph's config dict (config_dict.py). Each run's `context` (`RunConfig.context` or the
-`context=` keyword) is checked against the graph's `context` schema before step one. One
-async core (`run`); the sync API is one
-adapter (`syncrun`): with no event loop running in the calling thread it drives a private
-per-thread loop (and runs a lone sync task inline); called from inside a running loop, it
-runs the core on a fresh thread and waits.
+Input: an `ir.Program`, a graph name, an optional `Checkpointer`, an optional long-term `Store`
+(I1) and optionally the node cache to use. Output: results as plain dicts of output channels (+
+`__interrupt__` when paused by `interrupt()`), typed events (`mode=`) or LangGraph's chunks
+(`stream_mode=`, chunks.py). Every call takes a `RunConfig` or LangGraph's config dict
+(config_dict.py). Each run's `context` (`RunConfig.context` or the `context=` keyword) is checked
+against the graph's `context` schema before step one. One async core (`run`, which an `observer`
+may watch: observe.py); the sync API is one adapter (`syncrun`): with no event loop running in the
+calling thread it drives a private per-thread loop (and runs a lone sync task inline); called from
+inside a running loop, it runs the core on a fresh thread and waits.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from agentc.runtime.bind import (
 )
 from agentc.runtime.cache import NodeCache
 from agentc.runtime.checkpoint import Checkpointer, MemoryCheckpointer
+from agentc.runtime.checkpoint.pgopen import open_postgres_checkpointer
 from agentc.runtime.child import arun_child, nests, run_child
 from agentc.runtime.chunks import INTERRUPT_KEY, ChunkShape, chunk_shape, langgraph_chunks
 from agentc.runtime.config_dict import (
@@ -52,6 +52,7 @@ from agentc.runtime.errors import (
 )
 from agentc.runtime.events import Event
 from agentc.runtime.executor import Loop, Outcome, RunSpec
+from agentc.runtime.observe import RunObserver, observed
 from agentc.runtime.schema import find_schema, program_defs, run_context
 from agentc.runtime.serde import TypeAllowlist, allowlist
 from agentc.runtime.snapshots import StateSnapshot
@@ -99,9 +100,8 @@ def checkpointer_for(spec: ir.CheckpointSpec, base_dir: str = ".") -> Checkpoint
             types=None if spec.types is None else type_allowlist(spec.types, base_dir),
         )
     if spec.kind is ir.CheckpointKind.POSTGRES:
-        raise CheckpointerRequiredError(
-            "the PostgreSQL checkpointer is not available yet", span=spec.span
-        )
+        types = None if spec.types is None else type_allowlist(spec.types, base_dir)
+        return open_postgres_checkpointer(spec.path, spec.url_env, types=types, span=spec.span)
     return None
 
 
@@ -132,6 +132,7 @@ class CompiledGraph:
         self.bound: BoundGraph = bind_graph(program, self.graph, self.env)
         self.checkpointer = checkpointer
         self.store = store  # I1: separate from the checkpointer; lent to subgraphs and agent tools
+        self.observer: RunObserver | None = None  # watches top-level runs (agentc.tracing)
         # one node cache per compiled graph, shared by its runs (LangGraph's InMemoryCache)
         cached = any(n.cache is not None for n in self.graph.nodes)
         self.cache = cache if cache is not None else NodeCache() if cached else None
@@ -227,7 +228,7 @@ class CompiledGraph:
             context = run_context(self.name, name, schema, spec.config.context, defs)
             spec = replace(spec, config=replace(spec.config, context=context))
         try:
-            return await Loop(self.bound, spec).run(value)
+            return await observed(self.observer, self.bound, value, spec)
         except ParentCommand as pc:
             if spec.ns:
                 raise

@@ -288,3 +288,31 @@ class ToolSchemaError(AgentcRuntimeError):
             help=f"make `{type_name.rsplit('.', 1)[-1]}` a pydantic model, a dataclass or a "
             "TypedDict, or take its fields as parameters",
         )
+
+
+class DatabaseUnreachableError(AgentcRuntimeError):
+    """A PostgreSQL database (a `postgres(…)` checkpointer or store) that does not answer or
+    refuses the login: named by host and port, with the server's own reason and what to
+    check. The connection string is shown with its password as `***`."""
+
+    code = "database-unreachable"
+
+
+class DatabaseUrlError(AgentcRuntimeError):
+    """A PostgreSQL connection string that is missing (its environment variable is unset)
+    or is not one libpq can read."""
+
+    code = "bad-database-url"
+
+
+class DatabaseSchemaError(AgentcRuntimeError):
+    """A database whose agentc tables were set up by a newer agentc (a schema version this
+    one does not know): refused rather than written in a layout it cannot read."""
+
+    code = "database-too-new"
+
+
+class DatabaseDriverMissingError(AgentcRuntimeError):
+    """A `postgres(…)` checkpointer or store in an installation without psycopg."""
+
+    code = "postgres-driver-missing"

@@ -36,8 +36,8 @@ LIMIT_HABITS = {
 CHECKPOINT_WORDS = ("memory", "none")
 CHECKPOINT_CALLS = ("sqlite", "postgres")
 DURABILITY = ("sync", "async", "exit")  # F11
-STORE_WORDS = tuple(k.value for k in ir.StoreKind if k is not ir.StoreKind.SQLITE)
-STORE_CALLS = (ir.StoreKind.SQLITE.value,)
+STORE_CALLS = (ir.StoreKind.SQLITE.value, ir.StoreKind.POSTGRES.value)
+STORE_WORDS = tuple(k.value for k in ir.StoreKind if k.value not in STORE_CALLS)
 INTERRUPT_WORDS = ("before", "after")
 
 
@@ -141,26 +141,16 @@ def check_checkpoint(stmt: ast.CheckpointStmt, unit: FileUnit) -> Iterator[Diagn
 
 
 def check_checkpoint_call(call: ast.Call, unit: FileUnit) -> Iterator[Diagnostic]:
-    """`sqlite("path")`, `sqlite("path", durability: "sync", types: ["app.models:Ticket"])`."""
-    if call.callee.dotted == "postgres":  # the name is reserved; the store is not built yet
-        yield error(
-            Code.BAD_CHECKPOINT,
-            "the PostgreSQL checkpointer is not available yet",
-            call.callee.span,
-            "no run could start with it",
-            help='use `sqlite("…")` (or `memory`) for now',
-        )
-        return
-    positional = [a for a in call.args if a.name is None]
-    if len(positional) != 1 or not isinstance(positional[0].value, ast.StringLit):
-        yield error(
-            Code.BAD_CHECKPOINT,
-            f"`{call.callee.dotted}(…)` takes one path string",
-            call.span,
-            "expected one path or URL",
-        )
+    """`sqlite("path")`, `sqlite("path", durability: "sync", types: ["app.models:Ticket"])`,
+    `postgres("postgresql://…")` or `postgres(url_env: "DATABASE_URL")` with the same options."""
+    postgres = call.callee.dotted == "postgres"
+    options = ("durability", "types", "url_env") if postgres else ("durability", "types")
+    if postgres:
+        yield from check_postgres_target(call, Code.BAD_CHECKPOINT)
+    else:
+        yield from _one_path(call, Code.BAD_CHECKPOINT, "path or URL")
     for arg in call.args:
-        if arg.name is None:
+        if arg.name is None or (postgres and arg.name.text == "url_env"):
             continue
         if arg.name.text == "types":
             yield from check_checkpoint_types(arg.value, unit)
@@ -169,8 +159,8 @@ def check_checkpoint_call(call: ast.Call, unit: FileUnit) -> Iterator[Diagnostic
                 Code.BAD_CHECKPOINT,
                 f"unknown checkpoint option `{arg.name.text}`",
                 arg.name.span,
-                "the options are `durability` and `types`",
-                help=did_you_mean(arg.name.text, ("durability", "types")),
+                "the options are " + ", ".join(f"`{o}`" for o in options),
+                help=did_you_mean(arg.name.text, options),
             )
         elif not (isinstance(arg.value, ast.StringLit) and arg.value.value in DURABILITY):
             yield error(
@@ -180,6 +170,62 @@ def check_checkpoint_call(call: ast.Call, unit: FileUnit) -> Iterator[Diagnostic
                 "when each step's progress is saved (F11)",
                 help='"sync" waits for each step\'s save before the next starts',
             )
+
+
+def _one_path(call: ast.Call, code: Code, what: str) -> Iterator[Diagnostic]:
+    positional = [a for a in call.args if a.name is None]
+    if len(positional) != 1 or not isinstance(positional[0].value, ast.StringLit):
+        yield error(
+            code,
+            f"`{call.callee.dotted}(…)` takes one path string",
+            call.span,
+            f"expected one {what}",
+        )
+
+
+PG_SCHEMES = ("postgresql://", "postgres://")
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def check_postgres_target(call: ast.Call, code: Code) -> Iterator[Diagnostic]:
+    """`postgres(…)` names its database by one URL written in the file, or by `url_env`, the
+    environment variable holding it (where a password may be: never in the file, which
+    `secret-in-file` enforces)."""
+    positional = [a for a in call.args if a.name is None]
+    env = [a for a in call.args if a.name is not None and a.name.text == "url_env"]
+    example = (
+        'postgres("postgresql://app@db.internal:5432/app") or postgres(url_env: "DATABASE_URL")'
+    )
+    if len(positional) + len(env) != 1:
+        yield error(
+            code,
+            "`postgres(…)` takes one connection string or `url_env`",
+            call.span,
+            "expected a URL or the name of the variable that holds it",
+            help=f"write {example}",
+        )
+        return
+    value = (positional or env)[0].value
+    if not isinstance(value, ast.StringLit):
+        yield error(code, f"expected a string, found {describe(value)}", value.span, "not a string")
+    elif env and not ENV_NAME.fullmatch(value.value):
+        yield error(
+            code,
+            f"`url_env` names an environment variable, and {value.value!r} is not a variable name",
+            value.span,
+            "expected a name such as DATABASE_URL",
+        )
+    elif positional and not value.value.startswith(PG_SCHEMES):
+        named = ENV_NAME.fullmatch(value.value) is not None
+        yield error(
+            code,
+            "`postgres(…)` takes a PostgreSQL URL (postgresql://user@host:5432/dbname)",
+            value.span,
+            "a variable name, not a URL" if named else "not a postgresql:// URL",
+            help=f'write `postgres(url_env: "{value.value}")` to read the URL from that variable'
+            if named
+            else f"write {example}",
+        )
 
 
 TYPE_REF = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")  # `module:Qualname`
@@ -234,9 +280,20 @@ def has_checkpointer(stmt: ast.CheckpointStmt | None) -> bool:
 
 
 def check_store(stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
-    """`store` (agent and graph blocks): memory, none or sqlite("…")."""
+    """`store` (agent and graph blocks): memory, none, sqlite("…") or postgres(…)."""
     v = stmt.value
     if isinstance(v, ast.NoneLit) or (isinstance(v, ast.Ref) and v.dotted in STORE_WORDS):
+        return
+    if isinstance(v, ast.Call) and v.callee.dotted == ir.StoreKind.POSTGRES.value:
+        yield from check_postgres_target(v, Code.BAD_STORE)
+        for arg in v.args:
+            if arg.name is not None and arg.name.text != "url_env":
+                yield error(
+                    Code.BAD_STORE,
+                    f"unknown store option `{arg.name.text}`",
+                    arg.name.span,
+                    "the only option is `url_env`",
+                )
         return
     if isinstance(v, ast.Call) and v.callee.dotted in STORE_CALLS:
         if (
@@ -257,7 +314,7 @@ def check_store(stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
         Code.BAD_STORE,
         "unknown long-term store",
         v.span,
-        'expected memory, none or sqlite("…")',
+        'expected memory, none, sqlite("…") or postgres("…")',
         notes=("tools and middleware read and write the store; the agent loop never does (I1)",),
         help=did_you_mean(v.dotted, STORE_WORDS + STORE_CALLS) if isinstance(v, ast.Ref) else None,
     )

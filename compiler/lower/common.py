@@ -270,7 +270,7 @@ def checkpoint_spec(stmt: ast.CheckpointStmt | None, unit: FileUnit) -> ir.Check
     v = stmt.value
     span = span_ir(stmt.span)
     if isinstance(v, ast.Call):
-        path = next(_string(a.value) for a in v.args if a.name is None)
+        path = next((_string(a.value) for a in v.args if a.name is None), None)
         durability: Durability | None = next(
             (
                 _durability(a.value)
@@ -283,6 +283,7 @@ def checkpoint_spec(stmt: ast.CheckpointStmt | None, unit: FileUnit) -> ir.Check
         return ir.CheckpointSpec(
             kind=ir.CheckpointKind(v.callee.dotted),
             path=path,
+            url_env=_url_env(v),
             durability=durability,
             types=None if types is None else _type_refs(types, unit),
             span=span,
@@ -307,15 +308,21 @@ def _type_refs(value: ast.Expr, unit: FileUnit) -> list[ir.ImportRef]:
 
 
 def store_spec(stmt: ast.SettingStmt | None) -> ir.StoreSpec | None:
-    """I1: the block's `store …` line (checked: memory, none or sqlite("…")), or None."""
+    """I1: the block's `store …` line (checked: memory, none, sqlite("…") or postgres(…)),
+    or None."""
     if stmt is None:
         return None
     v, span = stmt.value, span_ir(stmt.span)
     if isinstance(v, ast.Call):
-        return ir.StoreSpec(
-            kind=ir.StoreKind(v.callee.dotted), path=_string(v.args[0].value), span=span
-        )
+        path = next((_string(a.value) for a in v.args if a.name is None), None)
+        kind = ir.StoreKind(v.callee.dotted)
+        return ir.StoreSpec(kind=kind, path=path, url_env=_url_env(v), span=span)
     return ir.StoreSpec(kind=ir.StoreKind(_word(v)), span=span)
+
+
+def _url_env(call: ast.Call) -> str | None:
+    """`postgres(url_env: "NAME")`: the variable that holds the connection string."""
+    return next((_string(a.value) for a in call.args if a.name and a.name.text == "url_env"), None)
 
 
 def _string(expr: ast.Expr) -> str:

@@ -1,6 +1,7 @@
 """Checkpointers: where a thread's steps are saved so a run can pause, resume and survive a
-crash. `MemoryCheckpointer` and `SqliteCheckpointer` (loaded on first use, so `sqlite3`
-is imported only when needed) implement the `Checkpointer` protocol of `base.py`."""
+crash. `MemoryCheckpointer`, `SqliteCheckpointer` and `PostgresCheckpointer` (loaded on
+first use, so `sqlite3` and psycopg are imported only when needed) implement the
+`Checkpointer` protocol of `base.py`."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from .base import (
 from .memory import MemoryCheckpointer
 
 if TYPE_CHECKING:
+    from .postgres import PostgresCheckpointer
     from .sqlite import SqliteCheckpointer
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "Checkpointer",
     "MemoryCheckpointer",
     "PendingWrite",
+    "PostgresCheckpointer",
     "SavedCheckpoint",
     "SqliteCheckpointer",
     "WriteKind",
@@ -42,4 +45,8 @@ def __getattr__(name: str) -> Any:
         from .sqlite import SqliteCheckpointer
 
         return SqliteCheckpointer
+    if name == "PostgresCheckpointer":
+        from .postgres import PostgresCheckpointer
+
+        return PostgresCheckpointer
     raise AttributeError(name)

@@ -1,14 +1,17 @@
 """Long-term memory (I1): namespaced JSON items that outlive a conversation.
 
-`InMemoryStore` and `SqliteStore` (LangGraph's names) over one `ItemStore` core; see
-`base.py` for the invariants. `open_store(spec)` opens what a graph's `store …` line asks for.
+`InMemoryStore`, `SqliteStore` (LangGraph's names) and `PostgresStore` (`postgres.py`,
+imported when opened: psycopg is optional) over one `ItemStore` core; see `base.py` for the
+invariants. `open_store(spec)` opens what a graph's `store …` line asks for.
 """
 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Any
 
 import agentc.ir as ir
+from agentc.runtime.checkpoint.pgopen import open_postgres_store
 
 from .base import (
     DEFAULT_SQLITE_PATH,
@@ -25,6 +28,9 @@ from .base import (
 from .memory import InMemoryStore
 from .sqlite import SqliteStore
 
+if TYPE_CHECKING:
+    from .postgres import PostgresStore
+
 __all__ = [
     "DEFAULT_SQLITE_PATH",
     "WILDCARD",
@@ -34,6 +40,7 @@ __all__ = [
     "Item",
     "ItemStore",
     "Namespace",
+    "PostgresStore",
     "Row",
     "SqliteStore",
     "Store",
@@ -48,4 +55,14 @@ def open_store(spec: ir.StoreSpec | None, base_dir: str = ".") -> ItemStore | No
         return None
     if spec.kind is ir.StoreKind.MEMORY:
         return InMemoryStore()
+    if spec.kind is ir.StoreKind.POSTGRES:
+        return open_postgres_store(spec.path, spec.url_env, span=spec.span)
     return SqliteStore(os.path.join(base_dir, spec.path or DEFAULT_SQLITE_PATH))
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PostgresStore":  # psycopg is optional: loaded on first use
+        from .postgres import PostgresStore
+
+        return PostgresStore
+    raise AttributeError(name)

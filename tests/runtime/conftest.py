@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from support.graphs import GRAPHS
+from support.pg import pg_cluster, pg_url  # noqa: F401  (PostgreSQL: a throw-away cluster)
 
 
 @pytest.fixture

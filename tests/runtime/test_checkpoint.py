@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from dataclasses import dataclass
 
 import pytest
 from support.graphs import agent_graph
+from support.pg import DURABLE, KINDS, checkpointer, durable
 
 from agentc.runtime import (
     CheckpointerRequiredError,
     Durability,
-    MemoryCheckpointer,
     RunConfig,
-    SqliteCheckpointer,
     UnknownStoredTypeError,
 )
 from agentc.runtime.checkpoint import CheckpointSource, WriteKind
@@ -35,15 +33,17 @@ def _hi(rounds=3, **extra):
     return {"messages": ["hi"], "rounds": rounds, **extra}
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=KINDS)
 def store(request, tmp_path):
-    s = (
-        MemoryCheckpointer()
-        if request.param == "memory"
-        else SqliteCheckpointer(str(tmp_path / "s.db"))
-    )
+    s = checkpointer(request.param, request, str(tmp_path / "s.db"))
     yield s
     s.close()
+
+
+@pytest.fixture(params=DURABLE)
+def saved(request, tmp_path):
+    """Where a durable checkpointer keeps its rows: a SQLite file or a PostgreSQL schema."""
+    return durable(request.param, request, str(tmp_path / ".agentc" / "state.db"))
 
 
 def test_F10_thread_id_picks_the_conversation(store):
@@ -146,28 +146,28 @@ def test_state_calls_have_async_forms(store):
     assert g.get_state(T) == after  # the sync forms are adapters of the same core
 
 
-def test_sqlite_stores_each_message_once(tmp_path):
-    path = str(tmp_path / ".agentc" / "state.db")
-    store = SqliteCheckpointer(path)
+def test_sqlite_stores_each_message_once(saved):
+    store = saved.open()
     out = _chat(store).invoke(_hi(20), T, durability=Durability.SYNC)
     store.close()
-    rows = sqlite3.connect(path).execute("SELECT data FROM checkpoints").fetchall()
+    rows = saved.sql("SELECT data FROM checkpoints")
     text = "".join(r[0] for r in rows)
     for m in out["messages"]:
         # the input message twice: held by the input checkpoint's START task (as
         # LangGraph's `__start__` channel holds it), then in the state; the rest once
         assert text.count(m.id) == (2 if m.text == "hi" else 1), m
-    reopened = SqliteCheckpointer(path)
+    reopened = saved.open()
     assert _chat(reopened).get_state(T).values == out  # a fresh process view restores it
 
 
-def test_sqlite_file_grows_linearly(tmp_path):
+def test_sqlite_file_grows_linearly(saved):
     sizes = []
     for n in (10, 20, 40):
-        store = SqliteCheckpointer(str(tmp_path / f"{n}.db"))
-        _chat(store).invoke(_hi(n), T, durability=Durability.SYNC)
-        rows = store._conn.execute("SELECT sum(length(data)) FROM checkpoints").fetchone()[0]
-        sizes.append(rows)
+        store = saved.open()
+        thread = RunConfig(thread_id=f"t{n}")
+        _chat(store).invoke(_hi(n), thread, durability=Durability.SYNC)
+        size = "SELECT sum(length(data)) FROM checkpoints WHERE thread_id=?"
+        sizes.append(saved.sql(size, f"t{n}")[0][0])
         store.close()
     per_round = [(b - a) / d for (a, b, d) in ((sizes[0], sizes[1], 10), (sizes[1], sizes[2], 20))]
     assert per_round[1] < per_round[0] * 1.3  # linear, not quadratic
@@ -197,30 +197,28 @@ class _Unregistered:
     x: int
 
 
-def test_D6_unregistered_type_is_refused_on_save(tmp_path, nodes):
+def test_D6_unregistered_type_is_refused_on_save(saved, nodes):
     nodes.KNOBS["point"] = _Unregistered(1)
-    g = agent_graph("checkpoint", "value", checkpointer=SqliteCheckpointer(str(tmp_path / "s.db")))
+    g = agent_graph("checkpoint", "value", checkpointer=saved.open())
     with pytest.raises(SerializationError, match="_Unregistered"):
         g.invoke({}, T, durability=Durability.SYNC)
 
 
-def test_D6_unknown_stored_type_is_refused_on_load(tmp_path, nodes):
+def test_D6_unknown_stored_type_is_refused_on_load(saved, nodes):
     nodes.KNOBS["point"] = 1
-    store = SqliteCheckpointer(str(tmp_path / "s.db"))
+    store = saved.open()
     g = agent_graph("checkpoint", "value", checkpointer=store)
     g.invoke({}, T, durability=Durability.SYNC)
     # forge a row naming a type this process never registered (what a pickle-free store
     # must refuse rather than rebuild)
-    data = json.loads(
-        store._conn.execute("SELECT data FROM checkpoints ORDER BY seq DESC").fetchone()[0]
-    )
+    data = json.loads(saved.sql("SELECT data FROM checkpoints ORDER BY seq DESC")[0][0])
     data["deltas"]["p"] = ["s", {"__agentc__": "os.system", "data": "rm -rf /"}]
-    store._conn.execute("UPDATE checkpoints SET data=? WHERE id=?", (json.dumps(data), data["id"]))
+    saved.sql("UPDATE checkpoints SET data=? WHERE id=?", json.dumps(data), data["id"])
     with pytest.raises(UnknownStoredTypeError, match="os.system"):
         g.get_state(T)
 
 
-def test_registered_dataclass_round_trips(tmp_path, nodes):
+def test_registered_dataclass_round_trips(saved, nodes):
     @dataclass
     class Point:
         x: int
@@ -228,8 +226,7 @@ def test_registered_dataclass_round_trips(tmp_path, nodes):
 
     register_type(Point, "test.Point")
     nodes.KNOBS["point"] = Point(1, 2)
-    store = SqliteCheckpointer(str(tmp_path / "s.db"))
-    g = agent_graph("checkpoint", "value", checkpointer=store)
+    g = agent_graph("checkpoint", "value", checkpointer=saved.open())
     out = g.invoke({}, T, durability=Durability.SYNC)
-    fresh = agent_graph("checkpoint", "value", checkpointer=SqliteCheckpointer(store.path))
+    fresh = agent_graph("checkpoint", "value", checkpointer=saved.open())
     assert fresh.get_state(T).values == out and out["p"] == Point(1, 2)

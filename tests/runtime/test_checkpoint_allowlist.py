@@ -1,7 +1,7 @@
 """D6: `checkpoint sqlite("…", types: [...])` names the types a load may rebuild beyond
 agentc's own (LangGraph's `allowed_msgpack_modules`); `types: []` rebuilds none of the
-user's. Real files, a real compile, a real SQLite file shared by runs of two versions of a
-file (the second one stricter)."""
+user's. Real files, a real compile, a real SQLite file (or PostgreSQL schema) shared by runs
+of two versions of a file (the second one stricter)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.pg import DURABLE, durable
 
 from agentc import load_agent
 from agentc.compiler.pipeline import compile_source
@@ -37,7 +38,18 @@ def open_ticket(state):
 """
 
 
-def _graph(tmp_path: Path, types: str | None, module: str = "./models.py") -> Path:
+@pytest.fixture(params=DURABLE)
+def opener(request, tmp_path, monkeypatch) -> str:
+    """The `checkpoint` call of the files, open before its options: SQLite's `sqlite("s.db"`
+    or PostgreSQL's `postgres(url_env: "AGENTC_TEST_DB"` (a fresh schema)."""
+    saved = durable(request.param, request, "s.db")
+    monkeypatch.setenv("AGENTC_TEST_DB", saved.target)
+    return saved.line[:-1]
+
+
+def _graph(
+    tmp_path: Path, types: str | None, module: str = "./models.py", opener: str = 'sqlite("s.db"'
+) -> Path:
     if module.endswith(".py"):
         (tmp_path / "models.py").write_text(TICKET_PY, encoding="utf-8")
     option = "" if types is None else f", types: {types}"
@@ -49,7 +61,7 @@ def _graph(tmp_path: Path, types: str | None, module: str = "./models.py") -> Pa
         "  node open = python(models.open_ticket)\n"
         "  edge START -> open\n"
         "  edge open -> END\n"
-        f'  checkpoint sqlite("s.db"{option})\n'
+        f"  checkpoint {opener}{option})\n"
         "}\n",
         encoding="utf-8",
     )
@@ -57,18 +69,19 @@ def _graph(tmp_path: Path, types: str | None, module: str = "./models.py") -> Pa
 
 
 def _saved_then_loaded(tmp_path: Path, saved_with: str | None, loaded_with: str | None, **kw):
+    """Saved by a file with `types: saved_with`, then read by one with `loaded_with`."""
     load_agent(_graph(tmp_path, saved_with, **kw)).invoke({}, T)
     return load_agent(_graph(tmp_path, loaded_with, **kw)).get_state(T).values
 
 
-def test_a_listed_file_type_is_rebuilt(tmp_path):
-    values = _saved_then_loaded(tmp_path, None, "[models.Ticket]")
+def test_a_listed_file_type_is_rebuilt(tmp_path, opener):
+    values = _saved_then_loaded(tmp_path, None, "[models.Ticket]", opener=opener)
     assert (type(values["ticket"]).__name__, values["ticket"].priority) == ("Ticket", 2)
 
 
-def test_strict_mode_refuses_a_user_type_and_names_it_and_the_list(tmp_path):
+def test_strict_mode_refuses_a_user_type_and_names_it_and_the_list(tmp_path, opener):
     with pytest.raises(UnknownStoredTypeError) as caught:
-        _saved_then_loaded(tmp_path, None, "[]")
+        _saved_then_loaded(tmp_path, None, "[]", opener=opener)
     err = caught.value
     assert err.code == "unknown-stored-type"
     assert err.message == (
@@ -89,24 +102,28 @@ def importable(tmp_path, monkeypatch):
     sys.modules.pop("app_tickets", None)
 
 
-def test_a_dotted_entry_is_matched_by_name(tmp_path, importable):
-    values = _saved_then_loaded(tmp_path, None, '["app_tickets:Ticket"]', module=importable)
+def test_a_dotted_entry_is_matched_by_name(tmp_path, importable, opener):
+    values = _saved_then_loaded(
+        tmp_path, None, '["app_tickets:Ticket"]', module=importable, opener=opener
+    )
     assert values["ticket"].title == "printer"
 
 
-def test_a_type_outside_the_list_is_refused(tmp_path, importable):
+def test_a_type_outside_the_list_is_refused(tmp_path, importable, opener):
     with pytest.raises(UnknownStoredTypeError) as caught:
-        _saved_then_loaded(tmp_path, None, '["app_tickets:Other"]', module=importable)
+        _saved_then_loaded(
+            tmp_path, None, '["app_tickets:Other"]', module=importable, opener=opener
+        )
     assert "`app_tickets:Ticket`" in caught.value.message
     assert '["app_tickets:Other"]' in caught.value.message
     assert '"app_tickets:Ticket"' in (caught.value.help or "")
 
 
-def test_strict_mode_still_rebuilds_messages(tmp_path):
+def test_strict_mode_still_rebuilds_messages(tmp_path, opener):
     path = tmp_path / "a.agent"
     path.write_text(
         'agent a {\n  model "scripted" { replies: ["hello"] }\n'
-        '  checkpoint sqlite("s.db", types: [])\n}\n',
+        f"  checkpoint {opener}, types: [])\n}}\n",
         encoding="utf-8",
     )
     load_agent(path).invoke({"messages": [{"role": "user", "content": "hi"}]}, T)

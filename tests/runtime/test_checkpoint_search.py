@@ -2,25 +2,22 @@
 
 `Checkpointer.search(CheckpointQuery(...))` answers newest first, filtered by thread,
 namespace (a subgraph's own), source, step and `before`, cut at `limit`, the same from
-memory and from SQLite.
+memory, SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
 
 import pytest
 from support.graphs import agent_graph
+from support.pg import KINDS, checkpointer
 
-from agentc.runtime import CheckpointQuery, MemoryCheckpointer, RunConfig, SqliteCheckpointer
+from agentc.runtime import CheckpointQuery, RunConfig
 from agentc.runtime.checkpoint import CheckpointSource
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=KINDS)
 def store(request, tmp_path):
-    s = (
-        MemoryCheckpointer()
-        if request.param == "memory"
-        else SqliteCheckpointer(str(tmp_path / "s.db"))
-    )
+    s = checkpointer(request.param, request, str(tmp_path / "s.db"))
     yield s
     s.close()
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from support.graphs import agent_graph
+from support.pg import DURABLE, Durable, durable
 
 from agentc.runtime import (
     DamagedCheckpointError,
@@ -47,6 +48,16 @@ def _saved(tmp_path) -> str:
     return path
 
 
+@pytest.fixture(params=DURABLE)
+def saved(request, tmp_path) -> Durable:
+    """A SQLite file or a PostgreSQL schema holding one finished conversation on `t`."""
+    where = durable(request.param, request, str(tmp_path / "state.db"))
+    store = where.open()
+    _chat(store).invoke({"messages": ["hi"], "rounds": 1}, T)
+    store.close()
+    return where
+
+
 def _edit(path: str, sql: str, *args) -> None:
     conn = sqlite3.connect(path)
     conn.execute(sql, args)
@@ -54,17 +65,15 @@ def _edit(path: str, sql: str, *args) -> None:
     conn.close()
 
 
-def _rows(path: str) -> list[tuple[int, str, str | None, str]]:
-    conn = sqlite3.connect(path)
-    rows = conn.execute("SELECT seq, id, parent_id, data FROM checkpoints ORDER BY seq").fetchall()
-    conn.close()
-    return rows
+def _rows(saved: Durable | str) -> list[tuple[int, str, str | None, str]]:
+    sql = "SELECT seq, id, parent_id, data FROM checkpoints ORDER BY seq"
+    return Durable("sqlite", saved).sql(sql) if isinstance(saved, str) else saved.sql(sql)
 
 
-def _every_reader(path: str) -> list[DamagedCheckpointError]:
+def _every_reader(saved: Durable) -> list[DamagedCheckpointError]:
     """Resume, read the state and read the history of thread `t`: each must refuse."""
     errors = []
-    store = SqliteCheckpointer(path)
+    store = saved.open()
     g = _chat(store)
     try:
         for read in (
@@ -80,10 +89,10 @@ def _every_reader(path: str) -> list[DamagedCheckpointError]:
     return errors
 
 
-def _latest_with(path: str, fn) -> str:
+def _latest_with(saved: Durable, fn) -> str:
     """Rewrite the data of the newest checkpoint row with `fn(decoded JSON)` → new text."""
-    seq, cid, _, data = _rows(path)[-1]
-    _edit(path, "UPDATE checkpoints SET data=? WHERE seq=?", fn(json.loads(data)), seq)
+    seq, cid, _, data = _rows(saved)[-1]
+    saved.sql("UPDATE checkpoints SET data=? WHERE seq=?", fn(json.loads(data)), seq)
     return cid
 
 
@@ -131,34 +140,30 @@ def _bad_source(d):
     ],
     ids=["bad-json", "missing-key", "tuple-without-items", "100000-deep", "not-an-object", "enum"],
 )
-def test_a_damaged_row_is_one_clear_error(tmp_path, damage, what):
-    path = _saved(tmp_path)
-    cid = _latest_with(path, damage)
-    for err in _every_reader(path):
+def test_a_damaged_row_is_one_clear_error(saved, damage, what):
+    cid = _latest_with(saved, damage)
+    for err in _every_reader(saved):
         assert err.code == "damaged-checkpoint"
         text = str(err)
         assert text.startswith("error[damaged-checkpoint]: the saved state of thread `t` in ")
-        assert path in text and f"(checkpoint {cid})" in text and what in text, text
+        assert saved.where in text and f"(checkpoint {cid})" in text and what in text, text
 
 
-def test_a_row_whose_data_names_another_parent_is_damaged(tmp_path):
-    path = _saved(tmp_path)
-    _, cid, _, _ = _rows(path)[-1]
-    _latest_with(path, lambda d: json.dumps({**d, "parent": d["id"]}))
-    err = _every_reader(path)[0]
+def test_a_row_whose_data_names_another_parent_is_damaged(saved):
+    _, cid, _, _ = _rows(saved)[-1]
+    _latest_with(saved, lambda d: json.dumps({**d, "parent": d["id"]}))
+    err = _every_reader(saved)[0]
     assert f"(checkpoint {cid})" in str(err) and "but its data names" in str(err)
 
 
-def test_a_damaged_pending_write_is_one_clear_error(tmp_path):
-    path = _saved(tmp_path)
-    _, cid, _, _ = _rows(path)[-1]
-    _edit(
-        path,
+def test_a_damaged_pending_write_is_one_clear_error(saved):
+    _, cid, _, _ = _rows(saved)[-1]
+    saved.sql(
         "INSERT INTO writes (thread_id, ns, checkpoint_id, task_id, kind, data) "
         "VALUES ('t', '', ?, 'x', 'result', '{\"goto\": []}')",
         cid,
     )
-    store = SqliteCheckpointer(path)
+    store = saved.open()
     try:
         with pytest.raises(DamagedCheckpointError, match="pending write .* lacks the key 'writes'"):
             _chat(store).get_state(T)
@@ -166,11 +171,10 @@ def test_a_damaged_pending_write_is_one_clear_error(tmp_path):
         store.close()
 
 
-def test_a_missing_parent_is_damaged_not_a_key_error(tmp_path):
-    path = _saved(tmp_path)
-    rows = _rows(path)
-    _edit(path, "DELETE FROM checkpoints WHERE seq=?", rows[-2][0])
-    err = _every_reader(path)[0]
+def test_a_missing_parent_is_damaged_not_a_key_error(saved):
+    rows = _rows(saved)
+    saved.sql("DELETE FROM checkpoints WHERE seq=?", rows[-2][0])
+    err = _every_reader(saved)[0]
     assert f"its parent checkpoint {rows[-2][1]} is missing" in str(err)
 
 
@@ -290,16 +294,17 @@ def test_a_looping_chain_in_memory_ends_in_a_clear_error(tmp_path):
         assert "it names itself as its parent" in line
 
 
-def test_history_of_a_sqlite_chain_that_loops_ends(tmp_path):
+def test_history_of_a_sqlite_chain_that_loops_ends(saved, tmp_path):
     """get_state_history over a file with a loop deeper in the chain (not at its head)."""
-    path = _saved(tmp_path)
-    rows = _rows(path)
-    _edit(path, "UPDATE checkpoints SET parent_id=? WHERE seq=?", rows[-2][1], rows[1][0])
+    rows = _rows(saved)
+    saved.sql("UPDATE checkpoints SET parent_id=? WHERE seq=?", rows[-2][1], rows[1][0])
     done = _run_python(
         f"""
         from support.graphs import agent_graph
-        from agentc.runtime import DamagedCheckpointError, RunConfig, SqliteCheckpointer
-        g = agent_graph("checkpoint", "chat", checkpointer=SqliteCheckpointer({path!r}))
+        from support.pg import Durable
+        from agentc.runtime import DamagedCheckpointError, RunConfig
+        store = Durable({saved.kind!r}, {saved.target!r}).open()
+        g = agent_graph("checkpoint", "chat", checkpointer=store)
         try:
             g.get_state_history(RunConfig(thread_id="t"))
         except DamagedCheckpointError as e:

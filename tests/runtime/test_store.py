@@ -10,6 +10,7 @@ import time
 
 import pytest
 from support.graphs import END, START, chain, chan, graph, node, program, router, subgraph
+from support.pg import DURABLE, durable
 
 from agentc import ir
 from agentc.runtime import (
@@ -22,7 +23,7 @@ from agentc.runtime import (
     open_store,
 )
 
-BACKENDS = ["memory", "sqlite"]
+BACKENDS = ["memory", *DURABLE]
 
 
 @pytest.fixture(params=BACKENDS)
@@ -30,7 +31,7 @@ def store(request, tmp_path):
     s = (
         InMemoryStore()
         if request.param == "memory"
-        else SqliteStore(str(tmp_path / "m" / "memory.db"))
+        else durable(request.param, request, str(tmp_path / "m" / "memory.db")).open_store()
     )
     yield s
     s.close()
@@ -207,6 +208,23 @@ def test_I1_open_store_follows_the_spec(tmp_path):
     s.close()
 
 
+def test_I1_open_store_opens_postgres_by_the_variable_the_file_names(pg_url, monkeypatch):
+    from agentc.runtime.errors import DatabaseUrlError
+    from agentc.runtime.store import PostgresStore
+
+    spec = ir.StoreSpec(kind=ir.StoreKind.POSTGRES, url_env="AGENTC_TEST_STORE_DB")
+    with pytest.raises(DatabaseUrlError, match="`AGENTC_TEST_STORE_DB`.* is not set"):
+        open_store(spec)
+    monkeypatch.setenv("AGENTC_TEST_STORE_DB", pg_url)
+    first = open_store(spec)
+    assert isinstance(first, PostgresStore) and "***" in first.where
+    first.put(("u",), "k", {"v": "kept"})
+    first.close()
+    again = open_store(spec)  # another process's view: the same rows
+    assert again.get(("u",), "k").value == {"v": "kept"}
+    again.close()
+
+
 # ---------------------------------------------------------------- wiring: ctx.store
 
 
@@ -284,12 +302,14 @@ def test_I1_routers_see_the_store():
 # ---------------------------------------------------------------- a damaged SQLite store
 
 
-def _stored(tmp_path) -> str:
-    path = str(tmp_path / "memory.db")
-    s = SqliteStore(path)
+@pytest.fixture(params=DURABLE)
+def stored(request, tmp_path):
+    """A SQLite file or a PostgreSQL schema holding one item."""
+    saved = durable(request.param, request, str(tmp_path / "memory.db"))
+    s = saved.open_store()
     s.put(("users", "u1"), "prefs", {"lang": "en"})
     s.close()
-    return path
+    return saved
 
 
 @pytest.mark.parametrize(
@@ -301,18 +321,12 @@ def _stored(tmp_path) -> str:
     ],
     ids=["bad-json", "not-an-object", "100000-deep"],
 )
-def test_a_damaged_store_row_is_one_clear_error(tmp_path, value, what):
+def test_a_damaged_store_row_is_one_clear_error(stored, value, what):
     """Issue 12 item 19 (the store): an edited row was a raw JSONDecodeError/RecursionError."""
-    import sqlite3
-
     from agentc.runtime import DamagedStoreError
 
-    path = _stored(tmp_path)
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE store_items SET value=?", (value,))
-    conn.commit()
-    conn.close()
-    s = SqliteStore(path)
+    stored.sql("UPDATE store_items SET value=?", value)
+    s = stored.open_store()
     try:
         for read in (
             lambda: s.get(("users", "u1"), "prefs"),
@@ -322,7 +336,8 @@ def test_a_damaged_store_row_is_one_clear_error(tmp_path, value, what):
                 read()
             text = str(info.value)
             assert text.startswith("error[damaged-store]: the long-term store in ")
-            assert path in text and "(item 'prefs' under 'users.u1')" in text and what in text
+            assert stored.where in text and "(item 'prefs' under 'users.u1')" in text
+            assert what in text
     finally:
         s.close()
 

@@ -1,8 +1,9 @@
 """F11, one writer per thread: a second run (or update_state) on a thread another run is
 writing is refused with `thread-busy`, in one process (two `ainvoke`s, two OS threads'
 `invoke`s) and across processes (SQLite: an OS lock the kernel drops when its holder
-dies). Two overlapping runs used to both succeed, each saving off the head it had loaded,
-so the history forked and one run's messages were lost."""
+dies; PostgreSQL: a session advisory lock the server drops with the holder's
+connection). Two overlapping runs used to both succeed, each saving off the head it had
+loaded, so the history forked and one run's messages were lost."""
 
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ from pathlib import Path
 import pytest
 from support.cli_kit import agentc, one_paragraph
 from support.graphs import END, START, chan, compiled, graph, node
+from support.pg import DURABLE, KINDS, checkpointer, durable
 
-from agentc.runtime import MemoryCheckpointer, RunConfig, SqliteCheckpointer, ThreadBusyError
+from agentc.runtime import MemoryCheckpointer, RunConfig, ThreadBusyError
 
 HANG_GUARD = 60  # seconds: a hang becomes a failure, never a speed bound
 
@@ -56,13 +58,9 @@ def _heads(store, thread: str) -> list[str]:
     return [c.id for c in ckpts if c.id not in parents]
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=KINDS)
 def store(request, tmp_path):
-    s = (
-        MemoryCheckpointer()
-        if request.param == "memory"
-        else SqliteCheckpointer(str(tmp_path / "state.db"))
-    )
+    s = checkpointer(request.param, request, str(tmp_path / "state.db"))
     yield s
     s.close()
 
@@ -175,7 +173,7 @@ graph held {
   node hold = python(nodes.hold)
   edge START -> hold
   edge hold -> END
-  checkpoint sqlite(".agentc/state.db")
+  checkpoint {line}
 }
 """
 
@@ -203,18 +201,19 @@ DRIVER = textwrap.dedent("""
 """)
 
 
-def _files(tmp: Path) -> None:
-    (tmp / "held.agent").write_text(GRAPH)
+def _files(tmp: Path, line: str) -> None:
+    (tmp / "held.agent").write_text(GRAPH.replace("{line}", line))
     (tmp / "nodes.py").write_text(NODES)
     (tmp / "driver.py").write_text(DRIVER)
 
 
-def _start_holder(tmp: Path) -> subprocess.Popen:
+def _start_holder(tmp: Path, env: dict[str, str]) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, str(tmp / "driver.py"), str(tmp / "held.agent"), "first"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
     )
     deadline = time.monotonic() + HANG_GUARD
     while not (tmp / "reached").exists():
@@ -224,31 +223,50 @@ def _start_holder(tmp: Path) -> subprocess.Popen:
     return proc
 
 
-def test_F11_another_process_holding_the_thread_refuses_it_until_it_is_killed(tmp_path):
-    _files(tmp_path)
+@pytest.mark.parametrize("kind", DURABLE)
+def test_F11_another_process_holding_the_thread_refuses_it_until_it_is_killed(
+    tmp_path, request, kind
+):
+    saved = durable(kind, request, str(tmp_path / ".agentc" / "state.db"))
+    _files(tmp_path, saved.line)
     from agentc.api import load_agent
 
-    db = str(tmp_path / ".agentc" / "state.db")
-    holder = _start_holder(tmp_path)
+    holder = _start_holder(tmp_path, saved.env())
     try:
-        store = SqliteCheckpointer(db)
+        store = saved.open()
         g = load_agent(str(tmp_path / "held.agent"), "held", checkpointer=store)
         with pytest.raises(ThreadBusyError, match="another process or connection holds its lock"):
             g.invoke({"log": ["second"]}, RunConfig(thread_id="T"))
         assert g.invoke({"log": ["x"]}, RunConfig(thread_id="U")) == {"log": ["x", "held"]}
     finally:
-        os.kill(holder.pid, signal.SIGKILL)  # the kernel drops the dead holder's lock
+        os.kill(holder.pid, signal.SIGKILL)  # the kernel (or server) drops the dead one's lock
         holder.wait(HANG_GUARD)
     (tmp_path / "release").touch()
+    _freed(store, "T")
     out = g.invoke(None, RunConfig(thread_id="T"))  # resumes the killed run's step
     assert out == {"log": ["first", "held"]}
     assert len(_heads(store, "T")) == 1
     store.close()
 
 
-def test_F11_two_checkpointers_on_one_file_share_the_claims(tmp_path):
-    path = str(tmp_path / "state.db")
-    one, two = SqliteCheckpointer(path), SqliteCheckpointer(path)
+def _freed(store, thread: str) -> None:
+    """Wait until a killed holder's claim is gone: at once for SQLite (the kernel drops the
+    lock as the process dies); for PostgreSQL when its server process has seen the
+    connection close, a moment later."""
+    deadline = time.monotonic() + HANG_GUARD
+    while True:
+        try:
+            store.claim(thread).release()
+            return
+        except ThreadBusyError:
+            assert time.monotonic() < deadline, "the killed holder's claim was never dropped"
+            time.sleep(0.01)
+
+
+@pytest.mark.parametrize("kind", DURABLE)
+def test_F11_two_checkpointers_on_one_file_share_the_claims(tmp_path, request, kind):
+    saved = durable(kind, request, str(tmp_path / "state.db"))
+    one, two = saved.open(), saved.open()
     held = one.claim("T")
     with pytest.raises(ThreadBusyError, match="thread `T`"):
         two.claim("T")

@@ -1,7 +1,8 @@
 """F11 kill-and-resume: a subprocess runs a graph with megabytes of state per step on SQLite
-and is SIGKILLed at a random point (seeded); a second process resumes the thread to its
-end. Every node appends a line to a side file when it starts (what ran), so a step is
-known to have completed before the kill when a later step started.
+or PostgreSQL (the same suite, parametrised) and is SIGKILLed at a random point (seeded); a
+second process resumes the thread to its end. Every node appends a line to a side file when
+it starts (what ran), so a step is known to have completed before the kill when a later step
+started.
 
 The bound checked (and stated in docs): under `sync` no completed step runs again; under
 `async` at most one does, the last one completed before the kill (its checkpoint may still
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support.pg import DURABLE, Durable, sql
 
 HANG_GUARD = 60  # seconds per process: a hang becomes a failure, never a speed bound
 STEPS = 16  # chain: steps of `work`
@@ -47,7 +49,7 @@ graph chain {
   edge work -> work when nodes.more
   edge work -> END otherwise
   limits { steps: 1000 }
-  checkpoint sqlite(".agentc/state.db")
+  checkpoint {line}
 }
 
 graph wide {
@@ -62,7 +64,7 @@ graph wide {
   route plan by nodes.fan { none -> END }
   edge part -> plan
   limits { steps: 1000 }
-  checkpoint sqlite(".agentc/state.db")
+  checkpoint {line}
 }
 """
 
@@ -136,8 +138,8 @@ class Trial:
     in_flight: int  # the step running at the kill (its ordinal)
 
 
-def _setup(tmp: Path) -> None:
-    (tmp / "graph.agent").write_text(GRAPH)
+def _setup(tmp: Path, line: str) -> None:
+    (tmp / "graph.agent").write_text(GRAPH.replace("{line}", line))
     (tmp / "nodes.py").write_text(NODES)
     (tmp / "driver.py").write_text(DRIVER)
 
@@ -174,14 +176,14 @@ def _expected(name: str) -> dict:
     return {"n": n, "log": log, "big": hashlib.sha256(big.encode()).hexdigest()}
 
 
-def _trial(tmp: Path, name: str, durability: str, rng: random.Random) -> Trial:
+def _trial(tmp: Path, name: str, durability: str, rng: random.Random, env: dict) -> Trial:
     """One run killed after a random number of started tasks plus a random delay, then
     resumed; returns what ran twice."""
     total = STEPS if name == "chain" else ROUNDS * (PARTS + 1)
     kill_after = rng.randint(1, total - 1)
     delay = rng.uniform(0, 0.03)
     proc = subprocess.Popen(
-        _cmd(tmp, name, durability), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        _cmd(tmp, name, durability), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
     )
     deadline = time.monotonic() + HANG_GUARD
     while len(_ran(tmp)) < kill_after and proc.poll() is None:
@@ -194,9 +196,11 @@ def _trial(tmp: Path, name: str, durability: str, rng: random.Random) -> Trial:
     proc.communicate(timeout=HANG_GUARD)
     assert killed or proc.returncode == 0, proc.returncode
     before = _ran(tmp)
+    if "AGENTC_TEST_DB" in env:  # PostgreSQL drops the dead run's claim a moment later
+        _no_claims_left(env["AGENTC_TEST_DB"])
 
     resumed = subprocess.run(
-        _cmd(tmp, name, durability), capture_output=True, text=True, timeout=HANG_GUARD
+        _cmd(tmp, name, durability), capture_output=True, text=True, timeout=HANG_GUARD, env=env
     )
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout) == _expected(name)  # the final state is right
@@ -210,18 +214,35 @@ def _trial(tmp: Path, name: str, durability: str, rng: random.Random) -> Trial:
     return Trial(killed, len({o for o, _ in before if o < in_flight}), rerun, in_flight)
 
 
-def _trials(tmp_path: Path, name: str, durability: str, count: int) -> list[Trial]:
+def _no_claims_left(url: str) -> None:
+    """Wait until the server has seen the killed process's connections close (its thread
+    claim, an advisory lock, goes with them)."""
+    deadline = time.monotonic() + HANG_GUARD
+    held = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+    while sql(url, held) != [(0,)]:
+        assert time.monotonic() < deadline, "the killed run's claim was never dropped"
+        time.sleep(0.01)
+
+
+def _trials(
+    tmp_path: Path, name: str, durability: str, count: int, kind: str, request
+) -> list[Trial]:
     rng = random.Random(f"{name}-{durability}-{count}")
     out = []
     for k in range(count):
         where = tmp_path / f"trial{k}"
         where.mkdir()
-        _setup(where)
-        out.append(_trial(where, name, durability, rng))
+        saved = (  # each trial on a fresh file or schema
+            Durable(kind, str(where / ".agentc" / "state.db"))
+            if kind == "sqlite"
+            else Durable(kind, request.getfixturevalue("pg_cluster").fresh_url())
+        )
+        _setup(where, saved.line)
+        out.append(_trial(where, name, durability, rng, saved.env()))
     killed = [t for t in out if t.killed]
     print(
-        f"\n{name}/{durability}: {len(killed)} of {count} killed; completed steps before the "
-        f"kill {sum(t.completed for t in killed)}; completed steps run again "
+        f"\n{kind} {name}/{durability}: {len(killed)} of {count} killed; completed steps "
+        f"before the kill {sum(t.completed for t in killed)}; completed steps run again "
         f"{sum(len(t.rerun_completed) for t in killed)} "
         f"(per trial {[len(t.rerun_completed) for t in killed]})"
     )
@@ -240,12 +261,14 @@ def _check(trials: list[Trial], durability: str) -> None:
 CASES = [(g, d) for g in ("chain", "wide") for d in ("sync", "async")]
 
 
+@pytest.mark.parametrize("kind", DURABLE)  # a killed process keeps nothing in memory
 @pytest.mark.parametrize(("name", "durability"), CASES)
-def test_F11_kill_at_random_points_and_resume(tmp_path, name, durability):
-    _check(_trials(tmp_path, name, durability, 2), durability)
+def test_F11_kill_at_random_points_and_resume(tmp_path, request, name, durability, kind):
+    _check(_trials(tmp_path, name, durability, 2, kind, request), durability)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("kind", DURABLE)
 @pytest.mark.parametrize(("name", "durability"), CASES)
-def test_F11_kill_at_random_points_and_resume_many(tmp_path, name, durability):
-    _check(_trials(tmp_path, name, durability, 15), durability)
+def test_F11_kill_at_random_points_and_resume_many(tmp_path, request, name, durability, kind):
+    _check(_trials(tmp_path, name, durability, 15, kind, request), durability)
