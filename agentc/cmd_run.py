@@ -60,6 +60,7 @@ from .runner.lines import input_lines
 from .runner.session import bind, drive, has_saved_run, keeps_threads
 from .runner.summary import finish, print_budgets, show_endpoints
 from .runner.transcript import Transcript, hidden_channels
+from .tracing.cli import add_trace_arguments, trace_settings, traced
 
 if TYPE_CHECKING:
     import agentc.ir as ir
@@ -126,6 +127,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="show where model calls go, whole tool results, and tracebacks on errors",
     )
+    add_trace_arguments(parser)  # --trace WHERE, --trace-content (agentc/tracing/cli.py)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -158,6 +160,7 @@ def _saved_thread(site: RunSite) -> None:
 def _run(args: argparse.Namespace, out: TextIO, site: RunSite) -> int:
     check_files(args)
     _dotenv(args)
+    trace_settings(args)  # a bad --trace is a usage error before anything runs
     text, channels = split_input(read_input(args))
     sets = parse_sets(args.set)
     try:
@@ -230,8 +233,8 @@ def _bound_run(
     durability = args.durability or graph.checkpoint.durability or "sync"
     from agentc.stdlib.providers.retry_events import listening
 
-    with listening(printer.retry):  # every provider retry of the run, told as it waits
-        result = drive(compiled, value, config, printer, durability)
+    with listening(printer.retry), traced(compiled, trace_settings(args)):
+        result = drive(compiled, value, config, printer, durability)  # retries told as they wait
     code = finish(result, args, out, config, printer, kept=site.kept)
     if not args.json:
         print_budgets(compiled, config, out)

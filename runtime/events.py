@@ -8,7 +8,7 @@ it belongs to and, for task events, the node; `ns` is empty for the root graph a
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from agentc.runtime.types import Interrupt, StreamMode
@@ -103,6 +103,7 @@ class ModelCallEvent(CallEvent):
 class ModelStart(ModelCallEvent):
     kind: ClassVar[str] = "model_start"
     messages: tuple[Any, ...]  # what the model is sent, the system message first
+    options: dict[str, Any] = field(default_factory=dict)  # temperature, max_tokens, stop …
 
 
 @dataclass(frozen=True, slots=True)

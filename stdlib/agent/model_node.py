@@ -101,7 +101,7 @@ async def generate_reply(
         return await stream_reply(model, request, ctx, watchers)
     run, name, provider = uuid.uuid4().hex, model.name, model.provider
     head = (ctx.step, ctx.node, run, ctx.ns, ctx.task_id, name, provider)
-    ctx.emit(StreamMode.EVENTS, ModelStart(*head, request.messages))
+    ctx.emit(StreamMode.EVENTS, ModelStart(*head, request.messages, request.options))
     try:
         reply = await stream_reply(model, request, ctx, watchers)
     except Exception as exc:

@@ -1,0 +1,364 @@
+"""One run's spans, built from the runtime's `events` and `debug` streams as they arrive.
+
+Input: the run's events (model and tool calls with their `run_id`, `ns`, step and task;
+the `debug` stream's task starts, task results and checkpoints), the program's facts and,
+when contents are on, a `Redactor`. Output: OpenTelemetry spans — `invoke_agent {name}`
+(or `invoke_workflow {name}` for a graph block) for the run, `chat {model}` per model
+call, `execute_tool {tool}` per tool call, a span per middleware hook node (and per node
+of a graph block), and an `invoke_agent` span for each sub-agent, nested under the tool
+call (or node) that ran it. Invariants: parents are passed explicitly (events arrive from
+worker threads too, so nothing relies on the ambient context); one lock guards the maps;
+every span this recorder starts is ended when the run ends, however it ends (a pause leaves
+`agentc.paused`, a failure the run's `error.type`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from opentelemetry import trace
+from opentelemetry.trace import Span, SpanKind, Status, StatusCode, Tracer
+
+import agentc.ir as ir
+from agentc.runtime.events import (
+    DebugEvent,
+    DebugKind,
+    MessagesEvent,
+    ModelEnd,
+    ModelError,
+    ModelStart,
+    ToolEnd,
+    ToolError,
+    ToolStart,
+)
+from agentc.stdlib.messages import AIMessage, BaseMessage
+
+from . import attrs as a
+from . import content
+from .content import Redactor
+from .facts import GraphFacts, ProgramFacts
+
+Sink = Callable[[Any], None]
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """What one run is: the graph, its thread, how its caller reads it."""
+
+    graph: GraphFacts
+    thread: str | None
+    streaming: bool  # the caller streams `messages`: model calls stream (time to first chunk)
+    redactor: Redactor | None  # None: no contents on spans
+
+
+@dataclass(frozen=True, slots=True)
+class _Tool:
+    span: Span
+    tool: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Child:
+    span: Span
+    parent: Span
+    facts: GraphFacts | None
+
+
+class RunRecorder:
+    def __init__(self, tracer: Tracer, program: ProgramFacts, info: RunInfo) -> None:
+        self.tracer, self.program, self.info = tracer, program, info
+        self.lock = threading.Lock()
+        self.root: Span = trace.INVALID_SPAN
+        self.tasks: dict[str, Span] = {}  # top-level task id → its node span
+        self.calls: dict[str, Span] = {}  # run_id → chat / execute_tool span
+        self.tool_tasks: dict[tuple[str, str, str], _Tool] = {}  # (ns, node, task) → its call
+        self.children: dict[str, _Child] = {}  # a nested run's ns → its agent span
+        self.first: dict[tuple[str, str, int], tuple[Span, int]] = {}  # awaiting a chunk
+        self.checkpoint: str | None = None
+        self.tokens = [0, 0]
+
+    # ---- the run
+
+    def start(self, value: Any) -> Span:
+        g = self.info.graph
+        op = g.operation
+        attrs: a.Attrs = {a.OPERATION: op, a.AGENT_NAME: g.name, **a.kind_hints(op)}
+        if not g.is_agent:
+            attrs[a.WORKFLOW_NAME] = g.name
+        if g.model is not None:
+            attrs[a.PROVIDER] = a.provider_name(g.model.provider)
+            attrs[a.REQUEST_MODEL] = g.model.name or g.model.spec
+        if self.info.thread is not None:
+            attrs[a.CONVERSATION] = attrs["session.id"] = self.info.thread
+        if g.source:
+            attrs[a.SOURCE] = g.source
+        if not isinstance(value, (dict, type(None))):
+            attrs["agentc.resumed"] = True
+        elif self.info.redactor is not None and value:
+            attrs.update(_run_input(value, self.info.redactor))
+        self.root = self.tracer.start_span(f"{g.operation} {g.name}", attributes=attrs)
+        return self.root
+
+    def tee(self, sink: Sink | None, modes: frozenset[Any]) -> Sink:
+        """The run's sink: every event to this recorder, the caller's modes to the caller."""
+        on = self.on
+        if sink is None:
+            return on
+
+        def both(event: Any) -> None:
+            on(event)
+            if event.mode in modes:
+                sink(event)
+
+        return both
+
+    def done(self, values: dict[str, Any], paused: bool) -> None:
+        with self.lock:
+            self._close_all(None, paused)
+            root = self.root
+            if paused:
+                root.set_attribute(a.PAUSED, True)
+            if self.info.redactor is not None:
+                root.set_attributes(_run_output(values, self.info.redactor))
+            self._end_root()
+
+    def fail(self, exc: BaseException) -> None:
+        with self.lock:
+            self._close_all(exc, False)
+            self._error(self.root, exc)
+            self._end_root()
+
+    def _end_root(self) -> None:
+        inp, out = self.tokens
+        if inp or out:
+            self.root.set_attributes({a.INPUT_TOKENS: inp, a.OUTPUT_TOKENS: out})
+        if self.checkpoint is not None:
+            self.root.set_attribute(a.CHECKPOINT, self.checkpoint)
+        self.root.end()
+
+    def _close_all(self, exc: BaseException | None, paused: bool) -> None:
+        """Spans still open when the run ends: a call a pause cut short, a failed step."""
+        leftover = [*self.calls.values(), *self.tasks.values()]
+        leftover += [c.span for c in reversed(self.children.values())]
+        for span in leftover:
+            if exc is not None:
+                self._error(span, exc)
+            elif paused:
+                span.set_attribute(a.PAUSED, True)
+            span.end()
+        for table in (self.calls, self.tasks, self.children, self.tool_tasks):
+            table.clear()
+
+    # ---- events
+
+    def on(self, event: Any) -> None:
+        with self.lock:
+            if isinstance(event, ModelStart):
+                self._model_start(event)
+            elif isinstance(event, (ModelEnd, ModelError)):
+                self._model_end(event)
+            elif isinstance(event, ToolStart):
+                self._tool_start(event)
+            elif isinstance(event, (ToolEnd, ToolError)):
+                self._tool_end(event)
+            elif isinstance(event, DebugEvent):
+                self._debug(event)
+            elif isinstance(event, MessagesEvent) and self.first:
+                self._chunk(event)
+
+    def _model_start(self, e: ModelStart) -> None:
+        facts = self._facts(e.ns)
+        declared = facts.declared_options(e.node, e.model, e.provider) if facts else {}
+        options = {**declared, **e.options}  # the call's own (`bind(stop=…)`) win
+        attrs = a.chat_request(e.model, e.provider, options, self.info.streaming)
+        attrs.update(self._place(e.step, e.node, e.ns))
+        if self.info.thread is not None:
+            attrs[a.CONVERSATION] = self.info.thread
+        source = facts.model_source(e.node) if facts is not None else None
+        if source:
+            attrs[a.SOURCE] = source
+        if self.info.redactor is not None:
+            attrs.update(content.chat_input(e.messages, self.info.redactor))
+        parent = self._parent(e.ns, e.node, e.task_id)
+        span = self._start(f"chat {e.model}", parent, attrs, SpanKind.CLIENT)  # a model server
+        self.calls[e.run_id] = span
+        if self.info.streaming:
+            self.first[(e.ns, e.node, e.step)] = (span, time.monotonic_ns())
+
+    def _model_end(self, e: ModelEnd | ModelError) -> None:
+        span = self.calls.pop(e.run_id, None)
+        self.first.pop((e.ns, e.node, e.step), None)
+        if span is None:
+            return
+        if isinstance(e, ModelError):
+            self._error(span, e.error)
+        else:
+            span.set_attributes(a.chat_response(e))
+            if isinstance(e.message, AIMessage) and e.message.usage_metadata is not None:
+                self.tokens[0] += e.message.usage_metadata.input_tokens
+                self.tokens[1] += e.message.usage_metadata.output_tokens
+            if self.info.redactor is not None:
+                span.set_attributes(content.chat_output(e.message, self.info.redactor))
+        span.end()
+
+    def _chunk(self, e: MessagesEvent) -> None:
+        waiting = self.first.pop((e.ns, e.node, e.step), None)
+        if waiting is not None:
+            span, began = waiting
+            span.set_attribute(a.TTFC, (time.monotonic_ns() - began) / 1e9)
+
+    def _tool_start(self, e: ToolStart) -> None:
+        facts = self._facts(e.ns)
+        tool = facts.tools.get(e.tool) if facts is not None else None
+        attrs = a.tool_call(e, tool.kind if tool is not None else "function")
+        attrs.update(self._place(e.step, e.node, e.ns))
+        if tool is not None and tool.source:
+            attrs[a.SOURCE] = tool.source
+        if self.info.redactor is not None:
+            attrs.update(content.tool_input(e.input, self.info.redactor))
+        span = self._start(f"execute_tool {e.tool}", self._parent(e.ns, e.node, e.task_id), attrs)
+        self.calls[e.run_id] = span
+        self.tool_tasks[(e.ns, e.node, e.task_id)] = _Tool(span, e.tool)
+
+    def _tool_end(self, e: ToolEnd | ToolError) -> None:
+        span = self.calls.pop(e.run_id, None)
+        key = (e.ns, e.node, e.task_id)
+        if key in self.tool_tasks and self.tool_tasks[key].span is span:
+            del self.tool_tasks[key]
+        if span is None:
+            return
+        self._end_children(span)
+        if isinstance(e, ToolError):
+            self._error(span, e.error)
+        else:
+            if e.status == "error":  # an error answer the model reads (the call failed)
+                span.set_attribute(a.ERROR_TYPE, "tool_error")
+                span.set_status(Status(StatusCode.ERROR))
+            if self.info.redactor is not None:
+                span.set_attributes(content.tool_output(e.output, self.info.redactor))
+        span.end()
+
+    def _debug(self, e: DebugEvent) -> None:
+        if e.kind is DebugKind.CHECKPOINT:
+            self.checkpoint = str(e.payload.get("id"))
+        elif e.kind is DebugKind.TASK:
+            for task in e.payload.get("tasks", ()):
+                self._task_start(e.step, str(task["node"]), str(task["id"]))
+        elif e.kind is DebugKind.TASK_RESULT:
+            span = self.tasks.pop(str(e.payload.get("id")), None)
+            if span is not None:
+                self._end_children(span)
+                span.end()
+
+    def _task_start(self, step: int, node: str, task_id: str) -> None:
+        """A span for a middleware hook node, and for each node of a graph block (an
+        agent's model and tools nodes are told by their calls' spans instead)."""
+        g = self.info.graph
+        hook = g.hooks.get(node)
+        if node == ir.START or (g.is_agent and hook is None):
+            return
+        attrs: a.Attrs = {**a.kind_hints("node"), **self._place(step, node, "")}
+        source = hook.source if hook is not None else g.node_source(node)
+        if source:
+            attrs[a.SOURCE] = source
+        if hook is not None and hook.seats:
+            attrs[a.SEAT] = ",".join(hook.seats)  # the seats this middleware decides
+        self.tasks[task_id] = self._start(node, self.root, attrs)
+
+    # ---- parents
+
+    def _parent(self, ns: str, node: str, task_id: str) -> Span:
+        if not ns:
+            return self.tasks.get(task_id, self.root)
+        return self._child(ns).span
+
+    def _child(self, ns: str) -> _Child:
+        """The agent span of a nested run (made at its first event), under the tool call
+        or node whose task ran it (`ns` ends in that task's `node:task[:key]`)."""
+        found = self.children.get(ns)
+        if found is not None:
+            return found
+        parent_ns, _, segment = ns.rpartition("|")
+        node, _, rest = segment.partition(":")
+        task = self._task_of(parent_ns, node, rest)
+        call = self.tool_tasks.get((parent_ns, node, task))
+        parent = call.span if call is not None else self._parent(parent_ns, node, task)
+        name = self._child_graph(parent_ns, node, call)
+        facts = self.program.of(name) if name is not None else None
+        label = name or node
+        op = facts.operation if facts is not None else "invoke_agent"
+        attrs: a.Attrs = {a.OPERATION: op, a.AGENT_NAME: label, **a.kind_hints(op)}
+        if facts is not None and facts.source:
+            attrs[a.SOURCE] = facts.source
+        if self.info.thread is not None:
+            attrs[a.CONVERSATION] = self.info.thread
+        child = _Child(self._start(f"{op} {label}", parent, attrs), parent, facts)
+        self.children[ns] = child
+        return child
+
+    def _task_of(self, parent_ns: str, node: str, rest: str) -> str:
+        """The task id in `task` or `task:key` (task ids hold colons too: `1:helper`)."""
+        keyless = rest.rpartition(":")[0]
+        for task in (rest, keyless) if keyless else (rest,):
+            if (parent_ns, node, task) in self.tool_tasks or (not parent_ns and task in self.tasks):
+                return task
+        return rest
+
+    def _child_graph(self, parent_ns: str, node: str, call: _Tool | None) -> str | None:
+        """Which graph a nested run runs: the agent tool's, or the subgraph node's."""
+        facts = self._facts(parent_ns)
+        if facts is None:
+            return None
+        if call is not None:
+            tool = facts.tools.get(call.tool)
+            return tool.agent if tool is not None else None
+        return facts.children.get(node)
+
+    def _facts(self, ns: str) -> GraphFacts | None:
+        return self.info.graph if not ns else self._child(ns).facts
+
+    def _end_children(self, parent: Span) -> None:
+        for ns in [ns for ns, c in self.children.items() if c.parent is parent]:
+            child = self.children.pop(ns)
+            self._end_children(child.span)
+            child.span.end()
+
+    # ---- helpers
+
+    def _start(
+        self, name: str, parent: Span, attrs: a.Attrs, kind: SpanKind = SpanKind.INTERNAL
+    ) -> Span:
+        context = trace.set_span_in_context(parent)
+        return self.tracer.start_span(name, context=context, kind=kind, attributes=attrs)
+
+    def _place(self, step: int, node: str, ns: str) -> a.Attrs:
+        place = a.task_place(step, node)
+        if not ns and self.checkpoint is not None:
+            place[a.CHECKPOINT] = self.checkpoint  # the checkpoint this step started from
+        return place
+
+    def _error(self, span: Span, exc: BaseException) -> None:
+        span.set_attribute(a.ERROR_TYPE, a.error_type(exc))
+        r = self.info.redactor  # a message may quote the run's data: only with contents on
+        text = r.text(f"{type(exc).__name__}: {exc}") if r is not None else None
+        span.set_status(Status(StatusCode.ERROR, text))
+
+
+def _run_input(value: dict[str, Any], r: Redactor) -> a.Attrs:
+    messages = value.get("messages")
+    if isinstance(messages, list) and all(isinstance(m, BaseMessage) for m in messages):
+        text = r.dumps([content.message(m) for m in messages])
+    else:
+        text = r.dumps(value)
+    return {"input.value": text, "input.mime_type": "application/json"}
+
+
+def _run_output(values: dict[str, Any], r: Redactor) -> a.Attrs:
+    messages = values.get("messages")
+    if isinstance(messages, list) and messages and isinstance(messages[-1], BaseMessage):
+        return {"output.value": r.text(messages[-1].text)}
+    return {"output.value": r.dumps(values), "output.mime_type": "application/json"}

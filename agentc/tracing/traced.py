@@ -1,0 +1,88 @@
+"""Tracing a compiled graph: the observer the runtime hands each top-level run to.
+
+Input: a `CompiledGraph` (any graph `agentc.load` or `agentc run` binds), a tracer provider
+(None: OpenTelemetry's global one) and whether spans carry contents. Output: `instrument`
+sets the graph's `observer` (runtime/observe.py) and returns the graph; each run then adds
+the `events` mode (and `debug`, for hook and node spans and checkpoint ids) to what its
+caller asked for, tees the sink to a
+`RunRecorder` (the caller still sees only its own modes) and runs inside the run's span, so
+spans a tool or node makes with OpenTelemetry nest under it. Invariants: nothing changes
+for a graph that is not instrumented; a nested run is traced by its parent's recorder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from opentelemetry import trace
+from opentelemetry.trace import Tracer, TracerProvider
+
+from agentc.runtime.compiled import CompiledGraph
+from agentc.runtime.executor import Outcome, RunSpec
+from agentc.runtime.observe import RunFn
+from agentc.runtime.types import StreamMode
+from agentc.version import __version__
+
+from .config import content_wanted
+from .content import Redactor
+from .facts import ProgramFacts
+from .recorder import RunInfo, RunRecorder
+
+CALLS = frozenset({StreamMode.EVENTS})
+# `debug` too where it tells something: hook and node spans, and checkpoint ids
+STEPS = frozenset({StreamMode.EVENTS, StreamMode.DEBUG})
+SCOPE = "agentc"
+
+
+class Tracing:
+    """The observer of one compiled graph's runs."""
+
+    def __init__(self, compiled: CompiledGraph, tracer: Tracer, content: bool) -> None:
+        self.tracer = tracer
+        self.program = ProgramFacts(compiled.program)
+        facts = self.program.of(compiled.name)
+        assert facts is not None, "a compiled graph is a graph of its program"
+        self.facts = facts
+        self.redactor = Redactor.of(compiled) if content else None
+        self.steps = bool(facts.hooks) or not facts.is_agent  # spans of their own
+
+    async def observe(self, value: Any, spec: RunSpec, run: RunFn) -> Outcome:
+        streaming = StreamMode.MESSAGES in spec.modes
+        info = RunInfo(self.facts, spec.config.thread_id, streaming, self.redactor)
+        recorder = RunRecorder(self.tracer, self.program, info)
+        root = recorder.start(value)
+        wanted = STEPS if self.steps or spec.checkpointer is not None else CALLS
+        watched = replace(spec, modes=spec.modes | wanted, sink=recorder.tee(spec.sink, spec.modes))
+        try:
+            with trace.use_span(root, end_on_exit=False, record_exception=False):
+                outcome = await run(watched)
+        except BaseException as exc:
+            recorder.fail(exc)
+            raise
+        recorder.done(outcome.values, outcome.paused)
+        return outcome
+
+
+def instrument(
+    graph: CompiledGraph,
+    *,
+    tracer_provider: TracerProvider | None = None,
+    content: bool | None = None,
+) -> CompiledGraph:
+    """Trace every run of `graph` (and of the sub-agents and subgraphs it runs) from now on.
+
+    `tracer_provider`: where spans go (None: OpenTelemetry's global provider, as set by
+    `opentelemetry.trace.set_tracer_provider` or an auto-instrumentation agent).
+    `content`: put messages, prompts, tool arguments and results on the spans (None: as
+    `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` says; off by default)."""
+    provider = tracer_provider or trace.get_tracer_provider()
+    tracer = provider.get_tracer(SCOPE, __version__)
+    wanted = content_wanted(False) if content is None else content
+    graph.observer = Tracing(graph, tracer, wanted)
+    return graph
+
+
+def uninstrument(graph: CompiledGraph) -> None:
+    """Stop tracing `graph`'s runs."""
+    graph.observer = None
