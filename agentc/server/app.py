@@ -1,0 +1,112 @@
+"""The ASGI application: the route table, the guards, the error handlers, the engine.
+
+Input: `ServeOptions` (the files, the database URL, the key, CORS origins, the body
+limit). Output: `Server`, holding the Starlette app and what it must close. Invariants:
+guards wrap the app from the outside in — CORS (only the given origins; none: no CORS
+headers at all), then the body limit, then the API key — so a refusal still carries the
+CORS headers a browser needs to read it; the engine's runs are cancelled and the
+database closed when the app shuts down.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from . import routes_meta, routes_runs, routes_threads
+from .assistants import Registry
+from .backends import DEFAULT_DB, Backends, open_backends
+from .engine import InProcessEngine
+from .errors import HANDLERS
+from .execute import GraphExecutor
+from .openapi import document
+from .routing import Context, Op
+from .security import ApiKeyGuard, BodyLimit
+
+DEFAULT_MAX_BODY = 10 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    files: tuple[str, ...]
+    db: str = DEFAULT_DB
+    api_key: str | None = None
+    cors_origins: tuple[str, ...] = ()
+    max_body: int = DEFAULT_MAX_BODY
+    base_dir: str = "."  # what a relative database path is relative to
+
+
+@dataclass(slots=True)
+class Server:
+    app: Starlette
+    context: Context
+    backends: Backends
+    ops: list[Op] = field(default_factory=list)
+
+
+def table(ctx: Context) -> list[Op]:
+    ops = [*routes_meta.routes(ctx), *routes_threads.routes(ctx), *routes_runs.routes(ctx)]
+    spec = document(ops)  # made once: the table does not change while serving
+
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(spec)
+
+    return [*ops, Op("GET", "/openapi.json", openapi, "This document", "meta")]
+
+
+def build(options: ServeOptions) -> Server:
+    backends = open_backends(options.db, options.base_dir)
+    try:
+        registry = Registry(list(options.files), backends)
+    except BaseException:
+        backends.close()
+        raise
+    # the in-process engine's runs die with its process: what a stopped server left
+    # running is over (an engine that outlives its processes recovers them instead)
+    backends.repo.abandon_unfinished()
+    engine = InProcessEngine(GraphExecutor(registry, backends.repo))
+    ctx = Context(registry, backends.repo, engine, backends.store)
+    ops = table(ctx)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await engine.close()
+            backends.close()
+
+    app = Starlette(
+        routes=[Route(op.path, op.handler, methods=[op.method]) for op in ops],
+        middleware=_middleware(options),
+        exception_handlers=HANDLERS,
+        lifespan=lifespan,
+    )
+    return Server(app, ctx, backends, ops)
+
+
+def _middleware(options: ServeOptions) -> list[Middleware]:
+    out: list[Middleware] = []
+    if options.cors_origins:
+        out.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(options.cors_origins),
+                allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+                allow_headers=["*"],
+                expose_headers=["Content-Location", "Location"],
+                allow_credentials=False,
+            )
+        )
+    out.append(Middleware(BodyLimit, max_bytes=options.max_body))
+    if options.api_key:
+        out.append(Middleware(ApiKeyGuard, key=options.api_key))
+    return out

@@ -1,0 +1,195 @@
+"""Thread endpoints: create, read, change, delete and search threads; read a thread's
+state (now, at a checkpoint, its history) and write to it (update_state).
+
+Input: requests. Output: the API's `Thread` and `ThreadState` JSON. Invariants: a
+thread's state is read through the graph its runs used (`graph_id`, set by its first run
+or by `metadata.graph_id` at creation); a thread with no run yet has an empty state; a
+thread whose last run was rolled back reads the checkpoint from before that run.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import replace
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from agentc.graphview import LoadedGraph
+
+from .errors import ApiError, not_found
+from .models import (
+    CheckpointRef,
+    HistoryRequest,
+    StateUpdate,
+    ThreadCreate,
+    ThreadPatch,
+    ThreadSearch,
+)
+from .repo import ThreadQuery, ThreadRow, contains
+from .routing import Context, Op, check_uuid, no_content, ok, path_uuid, query_int, read_body
+from .wire import checkpoint_json, empty_state, state_json
+
+
+def find_thread(ctx: Context, thread_id: str) -> ThreadRow:
+    row = ctx.repo.get_thread(thread_id)
+    if row is None:
+        raise not_found("thread", thread_id)
+    return row
+
+
+def new_thread(ctx: Context, thread_id: str, metadata: dict[str, Any]) -> ThreadRow:
+    now = time.time()
+    graph_id = metadata.get("graph_id")
+    row = ThreadRow(
+        thread_id, now, now, metadata, graph_id=graph_id if isinstance(graph_id, str) else None
+    )
+    ctx.repo.put_thread(row)
+    return row
+
+
+def thread_graph(ctx: Context, row: ThreadRow) -> LoadedGraph | None:
+    return ctx.registry.graph_named(row.graph_id) if row.graph_id else None
+
+
+def saved_config(thread_id: str, checkpoint_id: str | None) -> dict[str, Any]:
+    configurable: dict[str, Any] = {"thread_id": thread_id}
+    if checkpoint_id:
+        configurable["checkpoint_id"] = checkpoint_id
+    return {"configurable": configurable}
+
+
+async def read_state(ctx: Context, row: ThreadRow, checkpoint_id: str | None) -> dict[str, Any]:
+    graph = thread_graph(ctx, row)
+    if graph is None:
+        return empty_state(row.thread_id)
+    snap = await graph.aget_state(saved_config(row.thread_id, checkpoint_id or row.head))
+    if snap is None:
+        if checkpoint_id:
+            raise not_found("checkpoint", checkpoint_id)
+        return empty_state(row.thread_id)
+    return state_json(row.thread_id, snap)
+
+
+def _ref_id(ref: CheckpointRef | str | None) -> str | None:
+    return ref if isinstance(ref, str) or ref is None else ref.checkpoint_id
+
+
+def routes(ctx: Context) -> list[Op]:
+    async def create(request: Request) -> Response:
+        body = await read_body(request, ThreadCreate, optional=True)
+        tid = check_uuid(body.thread_id, "thread_id") if body.thread_id else str(uuid.uuid4())
+        metadata = dict(body.metadata or {})
+        if body.graph_id:
+            metadata["graph_id"] = body.graph_id
+        if isinstance(metadata.get("graph_id"), str):
+            ctx.registry.find(metadata["graph_id"])  # 404 for a graph not served
+        existing = ctx.repo.get_thread(tid)
+        if existing is not None:
+            if body.if_exists == "do_nothing":
+                return ok(existing.json())
+            raise ApiError(409, f"thread {tid!r} already exists", expected="a new thread id")
+        return ok(new_thread(ctx, tid, metadata).json())
+
+    async def get(request: Request) -> Response:
+        return ok(find_thread(ctx, path_uuid(request, "thread_id")).json())
+
+    async def patch(request: Request) -> Response:
+        row = find_thread(ctx, path_uuid(request, "thread_id"))
+        body = await read_body(request, ThreadPatch, optional=True)
+        merged = {**row.metadata, **(body.metadata or {})}
+        row = replace(row, metadata=merged, updated_at=time.time())
+        ctx.repo.put_thread(row)
+        return ok(row.json())
+
+    async def delete(request: Request) -> Response:
+        tid = path_uuid(request, "thread_id")
+        find_thread(ctx, tid)
+        for run in ctx.repo.list_runs(tid, 1000, 0):
+            if run.status in ("pending", "running"):
+                await ctx.engine.cancel(run.run_id, "interrupt")
+        ctx.repo.delete_thread(tid)
+        return no_content()
+
+    async def search(request: Request) -> Response:
+        q = await read_body(request, ThreadSearch, optional=True)
+        ids = tuple(check_uuid(i, "ids[]") for i in q.ids) if q.ids is not None else None
+        query = ThreadQuery(ids, q.metadata, q.status, 100_000, 0, q.sort_by, q.sort_order)
+        rows = [r for r in ctx.repo.search_threads(query) if contains(r.values, q.values or {})]
+        return ok([r.json() for r in rows[q.offset : q.offset + q.limit]])
+
+    async def count(request: Request) -> Response:
+        q = await read_body(request, ThreadSearch, optional=True)
+        query = ThreadQuery(None, q.metadata, q.status, 100_000, 0)
+        return ok(len(ctx.repo.search_threads(query)))
+
+    async def get_state(request: Request) -> Response:
+        row = find_thread(ctx, path_uuid(request, "thread_id"))
+        return ok(await read_state(ctx, row, request.path_params.get("checkpoint_id")))
+
+    async def post_state_checkpoint(request: Request) -> Response:
+        row = find_thread(ctx, path_uuid(request, "thread_id"))
+        body = await read_body(request, HistoryRequest, optional=True)
+        return ok(await read_state(ctx, row, _ref_id(body.checkpoint)))
+
+    async def update_state(request: Request) -> Response:
+        row = find_thread(ctx, path_uuid(request, "thread_id"))
+        body = await read_body(request, StateUpdate, optional=True)
+        graph = thread_graph(ctx, row)
+        if graph is None:
+            raise ApiError(
+                422,
+                f"thread {row.thread_id!r} has no graph yet, so its state has no shape",
+                expected="a run on the thread first, or metadata.graph_id when creating it",
+            )
+        if ctx.engine.active(row.thread_id):
+            raise ApiError(409, f"thread {row.thread_id!r} has a run in progress",
+                           expected="an idle thread (wait for or cancel its run)")  # fmt: skip
+        cid = body.checkpoint_id or _ref_id(body.checkpoint) or row.head
+        done = await graph.aupdate_state(
+            saved_config(row.thread_id, cid), body.values, body.as_node
+        )
+        ctx.repo.put_thread(replace(row, head=None, updated_at=time.time()))
+        ref = checkpoint_json(row.thread_id, done.checkpoint_id)
+        return ok({"checkpoint": ref, "checkpoint_id": done.checkpoint_id, "configurable": ref})
+
+    async def history(request: Request) -> Response:
+        row = find_thread(ctx, path_uuid(request, "thread_id"))
+        if request.method == "GET":
+            q = HistoryRequest(
+                limit=query_int(request, "limit", 10, 1), before=request.query_params.get("before")
+            )
+        else:
+            q = await read_body(request, HistoryRequest, optional=True)
+        graph = thread_graph(ctx, row)
+        if graph is None:
+            return ok([])
+        states = [state_json(row.thread_id, s) for s in await graph.aget_state_history(
+            saved_config(row.thread_id, None))]  # fmt: skip
+        before = _ref_id(q.before)
+        if before is not None:
+            ids = [s["checkpoint"]["checkpoint_id"] for s in states]
+            states = states[ids.index(before) + 1 :] if before in ids else []
+        states = [s for s in states if contains(s["metadata"], q.metadata or {})]
+        return ok(states[: q.limit])
+
+    t = "/threads/{thread_id}"
+    return [
+        Op("POST", "/threads", create, "Create a thread", "threads", ThreadCreate),
+        Op("POST", "/threads/search", search, "Search threads", "threads", ThreadSearch),
+        Op("POST", "/threads/count", count, "Count threads", "threads", ThreadSearch),
+        Op("GET", t, get, "Get a thread", "threads"),
+        Op("PATCH", t, patch, "Change a thread's metadata", "threads", ThreadPatch),
+        Op("DELETE", t, delete, "Delete a thread", "threads", returns=""),
+        Op("GET", f"{t}/state", get_state, "Get a thread's state", "threads"),
+        Op("POST", f"{t}/state", update_state, "Update a thread's state", "threads", StateUpdate),
+        Op("GET", f"{t}/state/{{checkpoint_id}}", get_state, "Get the state at a checkpoint",
+           "threads"),
+        Op("POST", f"{t}/state/checkpoint", post_state_checkpoint,
+           "Get the state at a checkpoint", "threads", HistoryRequest),
+        Op("GET", f"{t}/history", history, "Get a thread's history", "threads",
+           query=("limit", "before")),
+        Op("POST", f"{t}/history", history, "Get a thread's history", "threads", HistoryRequest),
+    ]  # fmt: skip
