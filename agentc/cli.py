@@ -24,6 +24,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "graph": ("agentc.cmd_graph", "draw the compiled graph (mermaid, dot, svg, png, html)"),
     "explain": ("agentc.cmd_explain", "the decision map: who holds each seat in this agent"),
     "chat": ("agentc.cmd_chat", "talk with an agent on one thread, answers streaming"),
+    "fmt": ("agentc.cmd_fmt", "rewrite .agent files in the one canonical layout"),
+    "lsp": ("agentc.cmd_lsp", "the language server for editors (speaks LSP on stdin/stdout)"),
     "serve": ("agentc.cmd_serve", "serve agents over HTTP with the LangGraph Agent Server API"),
 }
 

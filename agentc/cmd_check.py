@@ -40,6 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="human (default): source snippets with carets; short: one line "
         "each; json: the same data with byte offsets, for editors",
     )
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the exact replacements errors suggest (`did you mean …?`), then check again",
+    )
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     parser.add_argument(
         "--quiet", "-q", action="store_true", help="print nothing for files without diagnostics"
@@ -97,6 +102,10 @@ def _run(args: argparse.Namespace) -> int:
     if not args.files:
         print("error: name the .agent files to check, or `--explain CODE`", file=sys.stderr)
         return 2
+    if args.fix:
+        from .fmt.fixes import fix_files
+
+        fix_files(args.files)
     outcomes: list[FileOutcome] = []
     unreadable = False
     for path in args.files:

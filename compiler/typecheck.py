@@ -91,6 +91,10 @@ def _check_one(expr: ast.Expr, ty: Ty, env: ValueEnv) -> list[Diagnostic] | None
     ):
         expr = expr.operand
     k = ty.kind
+    if k is TyKind.PRIM and ty.name == "any" or k in (TyKind.SCHEMA, TyKind.MESSAGES):
+        inner = [not_a_value(e) for e in expressions_in(expr)]
+        if inner:  # these take any value as written, but a comparison is not a value
+            return inner
     if k is TyKind.PRIM:
         return _check_prim(expr, ty.name)
     if k is TyKind.LITERAL:
@@ -110,6 +114,34 @@ def _check_one(expr: ast.Expr, ty: Ty, env: ValueEnv) -> list[Diagnostic] | None
     if k in (TyKind.SCHEMA, TyKind.MESSAGES):
         return [] if isinstance(expr, (ast.MapLit, ast.ListLit)) else None
     return None
+
+
+def expressions_in(expr: ast.Expr) -> list[ast.Expr]:
+    """The operator expressions (`a <= b`, `not x`) anywhere inside a value written as a
+    literal: settings hold values, and only conditions hold expressions."""
+    if isinstance(expr, ast.BinaryOp):
+        return [expr]
+    if isinstance(expr, ast.UnaryOp):
+        numeric = expr.op == "-" and isinstance(expr.operand, (ast.IntLit, ast.FloatLit))
+        return [] if numeric else [expr]
+    if isinstance(expr, ast.ListLit):
+        return [e for item in expr.items for e in expressions_in(item)]
+    if isinstance(expr, ast.MapLit):
+        return [e for entry in expr.entries for e in expressions_in(entry.value)]
+    if isinstance(expr, ast.Call):
+        return [e for a in expr.args for e in expressions_in(a.value)]
+    return []
+
+
+def not_a_value(expr: ast.Expr) -> Diagnostic:
+    return error(
+        Code.TYPE_MISMATCH,
+        "expected a value, found an expression",
+        expr.span,
+        "a comparison or operator here",
+        help="a setting holds a value as written (text, a number, a list, a map); "
+        "expressions belong in `when` conditions",
+    )
 
 
 def _check_prim(expr: ast.Expr, name: str) -> list[Diagnostic] | None:

@@ -36,7 +36,7 @@ from ...dsl.codes import Code
 from ...dsl.diagnostics import Diagnostic, error
 from ..models import provider_wire
 from ..suggest import distance, nearest
-from ..typecheck import describe
+from ..typecheck import describe, expressions_in, not_a_value
 from .secrets import credential_name
 
 EXTRA_BODY = "extra_body"
@@ -149,6 +149,9 @@ def call_options(args: Iterable[ast.Arg]) -> list[Option]:
 
 
 def check_model_options(provider: str, options: Iterable[Option]) -> Iterator[Diagnostic]:
+    options = list(options)
+    for opt in options:  # an option holds a value as written, whatever the provider
+        yield from (not_a_value(e) for e in expressions_in(opt.value))
     table = option_table(provider)
     if table is None:
         return
