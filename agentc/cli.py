@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fmt": ("agentc.cmd_fmt", "rewrite .agent files in the one canonical layout"),
     "lsp": ("agentc.cmd_lsp", "the language server for editors (speaks LSP on stdin/stdout)"),
     "serve": ("agentc.cmd_serve", "serve agents over HTTP with the LangGraph Agent Server API"),
+    "studio": ("agentc.cmd_studio", "a local web page to chat, watch the graph and travel in time"),
 }
 
 
@@ -78,8 +79,10 @@ def _silence_stdout() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
-# Commands after which the process only exits: nothing they made needs a finalizer.
-QUICK_EXIT = frozenset({"check", "ir"})
+# Commands after which the process only exits: nothing they made needs a finalizer. A run
+# has closed its clients, joined its savers' writer threads (at exit, before this pass)
+# and flushed its trace and cassette files itself, so its objects need no last collection.
+QUICK_EXIT = frozenset({"check", "ir", "run"})
 
 
 def _before_exit() -> None:

@@ -21,6 +21,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from agentc.studio import mount as studio_page
+
 from . import routes_meta, routes_runs, routes_threads
 from .assistants import Registry
 from .backends import DEFAULT_DB, Backends, open_backends
@@ -85,7 +87,7 @@ def build(options: ServeOptions) -> Server:
             backends.close()
 
     app = Starlette(
-        routes=[Route(op.path, op.handler, methods=[op.method]) for op in ops],
+        routes=[*(Route(op.path, op.handler, methods=[op.method]) for op in ops), studio_page()],
         middleware=_middleware(options),
         exception_handlers=HANDLERS,
         lifespan=lifespan,
