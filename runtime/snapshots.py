@@ -114,7 +114,9 @@ def _last_writer(ran: tuple[str, ...]) -> str:
 
 def _snapshot(loop: Loop, ckpt: Checkpoint, config: RunConfig) -> StateSnapshot:
     return StateSnapshot(
-        loop.values(),
+        # every channel with a value, private ones too: LangGraph's snapshot reads its
+        # stream channels (all of the state), only a run's result is cut to the outputs
+        loop.stream_values(),
         tuple(t.node for t in loop.next),
         replace(config, checkpoint_id=ckpt.id),
         ckpt.step,

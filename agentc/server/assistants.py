@@ -53,11 +53,24 @@ class Assistant:
             "context": {},
             "created_at": stamp,
             "updated_at": stamp,
-            "metadata": {"created_by": "system", "file": self.file},
+            "metadata": {"created_by": "system", "file": shown_path(self.file)},
             "version": 1,
             "name": self.graph_id,
             "description": None,
         }
+
+
+def shown_path(file: str) -> str:
+    """The served file as a client may see it: relative to the server's working directory
+    when inside it, else the bare file name. Never absolute: that would tell every
+    client where the server's files live on its disk."""
+    path = Path(file)
+    if not path.is_absolute():
+        return path.as_posix()
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.name
 
 
 def assistant_id(graph_id: str) -> str:

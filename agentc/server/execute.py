@@ -1,21 +1,21 @@
 """Running one `RunJob` on its graph, and recording it: the server's `Executor`.
 
 Input: a job and the function that publishes its events. Output: the SSE events LangGraph's
-server sends for the same run, in order — `metadata` first (`run_id`, `attempt`), then per
-requested mode: `values`, `updates`, `custom`, `events` (`astream_events` dicts),
-`messages` from `messages-tuple` (`[chunk, metadata]`), and for `messages`
-`messages/metadata` once per message then `messages/partial` with the message so far;
-with `stream_subgraphs`, a subgraph's events are named `mode|ns`; `error` when the run
-fails — and the `RunOutcome` (`runs/wait`'s answer: the final values, with
-`__interrupt__` when it paused, or `__error__`). Invariants: the graph runs on agentc's
+server sends for the same run, in order — `metadata` first (`run_id`, `attempt`), then the
+requested modes' events (`translate.py`), `error` when the run fails — and the
+`RunOutcome` (`runs/wait`'s answer: the final values, with `__interrupt__` when it paused,
+or `__error__`). Invariants: the graph runs on agentc's
 own API (`astream(stream_mode=…)`), nothing else; the thread row shows `busy` while it
-runs and then `idle`, `interrupted` or `error`, with the last values.
+runs and then `idle`, `interrupted` or `error`, with the last values; a run starts from
+its thread's head as it is when the run starts (after a rollback, the checkpoint before the
+rolled-back run).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -28,25 +28,16 @@ from .engine import Emit, RunJob, RunOutcome
 from .errors import exception_payload, log
 from .models import RunStatus, ThreadStatus
 from .repo import Repository, RunRow, ThreadRow
-from .wire import call_event_json, delta_json, merge_delta, thread_interrupts, to_json
+from .translate import Translator, langgraph_modes
+from .wire import thread_interrupts, to_json
 
-_LG_MODES = {"messages-tuple": "messages"}
 _THREAD_STATUS: dict[RunStatus, ThreadStatus] = {
     "success": "idle",
     "error": "error",
     "interrupted": "interrupted",
 }
 R = TypeVar("R", ThreadRow, RunRow)
-
-
-def langgraph_modes(modes: tuple[str, ...]) -> list[str]:
-    """The modes to ask agentc's `astream` for (`messages-tuple` is `messages` there)."""
-    out: list[str] = []
-    for m in modes:
-        lg = _LG_MODES.get(m, m)
-        if lg not in out:
-            out.append(lg)
-    return out
+T = TypeVar("T")
 
 
 def command_of(body: Any) -> Command:
@@ -62,39 +53,6 @@ def _goto(goto: Any) -> Any:
     return goto
 
 
-class _Translator:
-    """One run's chunks as SSE events (the `messages` mode keeps each message so far)."""
-
-    def __init__(self, job: RunJob, emit: Emit) -> None:
-        self.job = job
-        self.emit = emit
-        self.messages: dict[str, Any] = {}
-        self.counter = 0
-
-    def chunk(self, ns: tuple[str, ...], mode: str, chunk: Any) -> None:
-        suffix = f"|{'|'.join(ns)}" if ns and self.job.subgraphs else ""
-        if mode == "messages":
-            self._message(suffix, chunk)
-        elif mode == "events":
-            self.emit(f"events{suffix}", call_event_json(chunk))
-        else:
-            self.emit(f"{mode}{suffix}", to_json(chunk))
-
-    def _message(self, suffix: str, chunk: Any) -> None:
-        delta, meta = chunk
-        meta = {**to_json(meta), "thread_id": self.job.thread_id, "run_id": self.job.run_id}
-        key = f"{meta.get('langgraph_node')}:{meta.get('langgraph_step')}"
-        wire = delta_json(delta, f"run-{self.job.run_id}-{key}")
-        if "messages-tuple" in self.job.stream_modes:
-            self.emit(f"messages{suffix}", [wire, meta])
-        if "messages" in self.job.stream_modes:
-            first = key not in self.messages
-            self.messages[key] = merge_delta(self.messages.get(key), wire)
-            if first:
-                self.emit("messages/metadata", {self.messages[key]["id"]: {"metadata": meta}})
-            self.emit("messages/partial", [self.messages[key]])
-
-
 class GraphExecutor:
     def __init__(self, registry: Registry, repo: Repository) -> None:
         self.registry = registry
@@ -102,6 +60,7 @@ class GraphExecutor:
         self._heads: dict[str, str | None] = {}  # run id → its thread's checkpoint before it
         self._fresh: dict[str, LoadedGraph] = {}  # stateless runs' own graphs
         self._asked: dict[str, dict[str, Any]] = {}  # run id → its thread's interrupts
+        self._configs: dict[str, Any] = {}  # run id → the config it runs with
 
     def _graph(self, job: RunJob) -> LoadedGraph:
         if job.temporary:
@@ -114,33 +73,53 @@ class GraphExecutor:
         self._set_run(job.run_id, "running")
         if job.temporary:
             return
-        self._heads[job.run_id] = await self._head(job)
         row = self.repo.get_thread(job.thread_id)
+        # read now, not when the run was asked for: a run queued behind one it rolls back
+        # goes on from where that rollback left the thread
+        config = _from_head(job.config, row.head if row is not None else None)
+        self._configs[job.run_id] = config
+        self._heads[job.run_id] = await self._head(job.thread_id, config)
         if row is not None:
             self.repo.put_thread(_replace(row, status="busy", graph_id=job.graph_id, head=None))
 
-    async def _head(self, job: RunJob) -> str | None:
+    def _outputs(self, job: RunJob) -> frozenset[str]:
+        a = self.registry.find(job.graph_id)
+        return frozenset(c.name for c in a.program.graph(a.graph_id).state if c.output)
+
+    async def _head(self, thread_id: str, config: Any) -> str | None:
         """The checkpoint a rollback of the job returns its thread to: the one it starts
         from (read without rebuilding the state: one row)."""
-        given = (job.config or {}).get("configurable", {}).get("checkpoint_id")
+        given = (config or {}).get("configurable", {}).get("checkpoint_id")
         if given:
             return str(given)
-        saver = self.registry.backends.checkpointer
-        if saver.blocking:
-            latest = await asyncio.to_thread(saver.get, job.thread_id, "", None)
-        else:
-            latest = saver.get(job.thread_id, "", None)
+        latest = await self._read(self.registry.backends.checkpointer.get, thread_id, "", None)
         return latest.id if latest is not None else None
+
+    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
+        """A checkpointer read, off the event loop when the store blocks."""
+        if self.registry.backends.checkpointer.blocking:
+            return await asyncio.to_thread(fn, *args)
+        return fn(*args)
+
+    async def _first_input(self, thread_id: str) -> str | None:
+        """The thread's first checkpoint: the input of its first run, before any node ran
+        (its values are empty). Rolling that run back returns the thread to it, as near
+        as a store that deletes nothing comes to LangGraph's deleting the run's
+        checkpoints: the state reads empty and the next run starts from nothing."""
+        saved = await self._read(self.registry.backends.checkpointer.list, thread_id, "")
+        return next((c.id for c in saved if c.parent_id is None), None)
 
     async def run(self, job: RunJob, emit: Emit) -> RunOutcome:
         graph = self._graph(job)
         emit("metadata", {"run_id": job.run_id, "attempt": 1})
-        translate = _Translator(job, emit)
+        translate = Translator(job, emit, self._outputs(job))
         value = command_of(job.command) if job.command is not None else job.input
+        if translate.events is not None:
+            translate.events.start(job.input)
         try:
             async for item in graph.astream(
                 value,
-                job.config,
+                self._configs.get(job.run_id, job.config),
                 stream_mode=langgraph_modes(job.stream_modes),
                 subgraphs=job.subgraphs,
                 interrupt_before=job.interrupt_before,
@@ -155,7 +134,10 @@ class GraphExecutor:
         except Exception as exc:  # a bug in a tool or node: named by kind, not traceback
             log.error("run %s failed: %s", job.run_id, type(exc).__name__)
             return self._failed(job, exc, emit)
-        return await self._outcome(graph, job)
+        outcome = await self._outcome(graph, job)
+        if translate.events is not None:
+            translate.events.end(outcome.result)
+        return outcome
 
     def _failed(self, job: RunJob, exc: BaseException, emit: Emit) -> RunOutcome:
         payload = exception_payload(exc)
@@ -167,7 +149,8 @@ class GraphExecutor:
         if snap is None:
             return RunOutcome("success", {})
         self._asked[job.run_id] = thread_interrupts(snap)
-        values = to_json(snap.values)
+        outputs = self._outputs(job)  # as the last `values` event: no private channel
+        values = {k: v for k, v in to_json(snap.values).items() if k in outputs}
         if snap.interrupts:
             asked = [to_json(i) for i in snap.interrupts]
             return RunOutcome("interrupted", {**values, "__interrupt__": asked})
@@ -175,6 +158,7 @@ class GraphExecutor:
 
     async def finish(self, job: RunJob, outcome: RunOutcome) -> None:
         self._fresh.pop(job.run_id, None)
+        self._configs.pop(job.run_id, None)
         asked = self._asked.pop(job.run_id, {})
         self._heads.pop(job.run_id, None)
         self._set_run(job.run_id, outcome.status)
@@ -193,10 +177,13 @@ class GraphExecutor:
 
     async def roll_back(self, job: RunJob, started: bool) -> None:
         self._fresh.pop(job.run_id, None)
+        self._configs.pop(job.run_id, None)
         self._asked.pop(job.run_id, None)
         head = self._heads.pop(job.run_id, None)
         self.repo.delete_run(job.run_id)
         row = None if job.temporary else self.repo.get_thread(job.thread_id)
+        if row is not None and started and head is None:  # the thread's first run
+            head = await self._first_input(job.thread_id)
         if row is not None and started:  # a queued run never touched its thread
             self.repo.put_thread(_replace(row, status="idle", head=head, interrupts={}))
 
@@ -204,6 +191,14 @@ class GraphExecutor:
         row = self.repo.get_run(run_id)
         if row is not None:
             self.repo.put_run(_replace(row, status=status))
+
+
+def _from_head(config: Any, head: str | None) -> Any:
+    """The run's config, from its thread's head when the caller named no checkpoint."""
+    configurable = dict((config or {}).get("configurable") or {})
+    if head is None or configurable.get("checkpoint_id"):
+        return config
+    return {**(config or {}), "configurable": {**configurable, "checkpoint_id": head}}
 
 
 def _thread_config(thread_id: str) -> dict[str, Any]:

@@ -46,8 +46,9 @@ class ThreadRow:
     head: str | None = None
 
     def json(self) -> dict[str, Any]:
-        """The API's `Thread`."""
-        return {
+        """The API's `Thread`. `interrupts` is optional in its schema: like LangGraph's
+        server, it is sent once a run has left a state, not on a thread no run touched."""
+        out = {
             "thread_id": self.thread_id,
             "created_at": iso(self.created_at),
             "updated_at": iso(self.updated_at),
@@ -56,8 +57,8 @@ class ThreadRow:
             "status": self.status,
             "config": {},
             "values": self.values,
-            "interrupts": self.interrupts,
         }
+        return out if self.values is None else {**out, "interrupts": self.interrupts}
 
 
 @dataclass(frozen=True, slots=True)

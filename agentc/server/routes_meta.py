@@ -17,17 +17,30 @@ from .models import AssistantSearch, StoreDelete, StoreNamespaces, StorePut, Sto
 from .repo import contains
 from .routing import Context, Op, no_content, ok, read_body
 
-FIXED = (401, 405, 413)  # what the refused assistant writes answer
+FIXED = (401, 405, 413)
+# The LangGraph version whose server API `agentc serve` follows (the differential test's
+# reference); clients read it from `/info` to pick features.
+LANGGRAPH_API_LEVEL = "1.2.24"  # what the refused assistant writes answer
 
 
 def routes(ctx: Context) -> list[Op]:
     async def info(request: Request) -> Response:
+        # LangGraph's `/info` shape; a flag is false where agentc lacks the feature (no
+        # crons, no LangSmith). `langgraph_py_version` names the API version it follows.
+        flags = {
+            "assistants": True,
+            "crons": False,
+            "langsmith": False,
+            "langsmith_tracing_replicas": False,
+            "langsmith_tracing_session_on_runs": False,
+        }
+        host = {"kind": "agentc", "project_id": None, "revision_id": None}
         return ok(
             {
                 "version": __version__,
-                "server": "agentc",
-                "flags": {"assistants": True, "crons": False, "langsmith": False},
-                "host": {"kind": "agentc", "project_id": None, "revision_id": None},
+                "langgraph_py_version": LANGGRAPH_API_LEVEL,
+                "flags": flags,
+                "host": host,
             }
         )
 

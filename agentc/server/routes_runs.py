@@ -14,7 +14,7 @@ import asyncio
 import time
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from starlette.requests import Request
@@ -50,16 +50,43 @@ def _modes(body: RunCreate) -> tuple[str, ...]:
     return tuple(dict.fromkeys(modes)) or ("values",)
 
 
-def _config(body: RunCreate, thread_id: str, head: str | None) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class RunLabels:
+    """What LangGraph's server adds to a run's config metadata."""
+
+    graph_id: str
+    assistant_id: str
+    thread_id: str
+    run_id: str
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "graph_id": self.graph_id,
+            "assistant_id": self.assistant_id,
+            "created_by": "system",
+            "run_attempt": 1,
+            "thread_id": self.thread_id,
+            "run_id": self.run_id,
+        }
+
+
+def _config(body: RunCreate, thread_id: str, labels: RunLabels) -> dict[str, Any]:
+    """The run's config; a thread's head after a rollback is added when the run starts
+    (`GraphExecutor.start`), not here: a run may be queued behind the one rolled back."""
     config = dict(body.config or {})
     configurable = dict(config.get("configurable") or {})
     configurable["thread_id"] = thread_id
     checkpoint = body.checkpoint_id or (body.checkpoint.checkpoint_id if body.checkpoint else None)
-    if checkpoint or head:
-        configurable["checkpoint_id"] = checkpoint or head
+    if checkpoint:
+        configurable["checkpoint_id"] = checkpoint
     config["configurable"] = configurable
-    if body.metadata:
-        config["metadata"] = {**(config.get("metadata") or {}), **body.metadata}
+    # As LangGraph's server: the run's own labels join the caller's metadata, which the
+    # graph's nodes read (`get_config().metadata`)
+    config["metadata"] = {
+        **(config.get("metadata") or {}),
+        **(body.metadata or {}),
+        **labels.json(),
+    }
     run_config(config)  # a config agentc cannot read: `invalid-config`, a 422 naming it
     return config
 
@@ -75,14 +102,16 @@ async def create_run(ctx: Context, thread_id: str | None, body: RunCreate) -> Ru
         raise not_found("thread", tid)
     if body.input is None and body.command is None and temporary:
         raise ApiError(422, "a run without a thread needs an input", expected="input: {...}")
+    run_id = str(uuid.uuid4())
+    labels = RunLabels(assistant.graph_id, assistant.assistant_id, tid, run_id)
     job = RunJob(
-        run_id=str(uuid.uuid4()),
+        run_id=run_id,
         thread_id=tid,
         assistant_id=assistant.assistant_id,
         graph_id=assistant.graph_id,
         input=body.input,
         command=body.command.model_dump(exclude_none=True) if body.command else None,
-        config=_config(body, tid, row.head if row is not None else None),
+        config=_config(body, tid, labels),
         context=body.context,
         stream_modes=_modes(body),
         subgraphs=body.stream_subgraphs,

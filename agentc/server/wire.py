@@ -20,14 +20,6 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from agentc.runtime.events import (
-    ModelEnd,
-    ModelError,
-    ModelStart,
-    ToolEnd,
-    ToolError,
-    ToolStart,
-)
 from agentc.runtime.snapshots import StateSnapshot
 from agentc.runtime.types import Command, Interrupt, Send
 from agentc.stdlib.providers.base import MessageDelta
@@ -92,10 +84,13 @@ def delta_json(delta: MessageDelta, message_id: str | None) -> JSON:
         {"name": c.name, "args": c.args, "id": c.id, "index": c.index, "type": "tool_call_chunk"}
         for c in delta.tool_call_chunks
     ]
+    meta = to_json(delta.response_metadata)
+    if delta.finish_reason is not None:  # where LangChain's chunk carries it
+        meta = {**meta, "finish_reason": delta.finish_reason}
     return {
         "content": delta.text,
         "additional_kwargs": {},
-        "response_metadata": to_json(delta.response_metadata),
+        "response_metadata": meta,
         "type": "AIMessageChunk",
         "name": None,
         "id": delta.id or message_id,
@@ -103,7 +98,14 @@ def delta_json(delta: MessageDelta, message_id: str | None) -> JSON:
         "invalid_tool_calls": [],
         "tool_call_chunks": chunks,
         "usage_metadata": to_json(delta.usage),
+        "chunk_position": None,
     }
+
+
+def closing_chunk(message_id: str | None) -> JSON:
+    """The empty chunk LangChain streams after a reply's last one (`chunk_position`
+    "last"): a client knows the message is whole."""
+    return {**delta_json(MessageDelta(), message_id), "chunk_position": "last"}
 
 
 def merge_delta(before: JSON | None, delta: JSON) -> JSON:
@@ -125,47 +127,9 @@ def merge_delta(before: JSON | None, delta: JSON) -> JSON:
             old["id"] = old["id"] or c["id"]
     out["tool_call_chunks"] = [pieces[i] for i in sorted(pieces)]
     out["usage_metadata"] = delta["usage_metadata"] or before["usage_metadata"]
+    out["response_metadata"] = {**before["response_metadata"], **delta["response_metadata"]}
+    out["chunk_position"] = delta["chunk_position"]
     return out
-
-
-_CALL_EVENTS = {
-    ModelStart: "on_chat_model_start",
-    ModelEnd: "on_chat_model_end",
-    ModelError: "on_chat_model_error",
-    ToolStart: "on_tool_start",
-    ToolEnd: "on_tool_end",
-    ToolError: "on_tool_error",
-}
-
-
-def call_event_json(event: Any) -> JSON:
-    """A model or tool call event as LangChain's `astream_events` (v2) dict."""
-    name = _CALL_EVENTS.get(type(event), "on_event")
-    data: dict[str, Any] = {}
-    if isinstance(event, ModelStart):
-        data["input"] = {"messages": [to_json(list(event.messages))]}
-    elif isinstance(event, ModelEnd):
-        data["output"] = to_json(event.message)
-    elif isinstance(event, (ToolStart, ToolEnd, ToolError)):
-        data["input"] = to_json(event.input)
-        if isinstance(event, ToolEnd):
-            data["output"] = to_json(event.output)
-    if isinstance(event, (ModelError, ToolError)):
-        data["error"] = type(event.error).__name__
-    label = event.tool if isinstance(event, (ToolStart, ToolEnd, ToolError)) else event.model
-    return {
-        "event": name,
-        "name": label,
-        "run_id": event.run_id,
-        "tags": [],
-        "metadata": {
-            "langgraph_node": event.node,
-            "langgraph_step": event.step,
-            "checkpoint_ns": event.ns,
-        },
-        "data": data,
-        "parent_ids": [],
-    }
 
 
 def checkpoint_json(thread_id: str, checkpoint_id: str | None) -> JSON:

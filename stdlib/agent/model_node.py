@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING, Any
 from ...ir import Graph, HookPoint, NodeSpec, OutputStrategy
 from ...runtime.events import ModelEnd, ModelError, ModelStart
 from ...runtime.types import BindEnv, Command, RunContext, StreamMode, factory
-from ..messages import REMOVE_ALL_MESSAGES, AIMessage, BaseMessage, RemoveMessage, SystemMessage
+from ..messages import (
+    REMOVE_ALL_MESSAGES,
+    AIMessage,
+    BaseMessage,
+    RemoveMessage,
+    SystemMessage,
+    new_message_id,
+)
 from ..middleware import base as mw
 from ..middleware.base import AgentRuntime, ExtendedModelResponse, ModelResponse, StreamWatcher
 from ..middleware.binding import bound_middleware
@@ -124,7 +131,12 @@ async def stream_reply(
         return await model.generate(request)
     acc = Assembler()
     scrubbers = [s for w in watchers if (s := w.stream_scrubber()) is not None]
+    message_id: str | None = None
     async for delta in model.stream(request):
+        # every delta carries the id the reply will have (the provider's, else a fresh
+        # one), as LangChain's chunks do: a client merges a streamed message by id (B3)
+        message_id = message_id or delta.id or new_message_id()
+        delta = dataclasses.replace(delta, id=message_id)
         acc.add(delta)
         if scrubbers and delta.text:
             text = delta.text
@@ -137,7 +149,7 @@ async def stream_reply(
         for s in scrubbers:
             rest = s.feed(rest) + s.flush() if rest else s.flush()
         if rest:
-            ctx.emit(StreamMode.MESSAGES, MessageDelta(text=rest))
+            ctx.emit(StreamMode.MESSAGES, MessageDelta(text=rest, id=message_id))
     return acc.message()
 
 

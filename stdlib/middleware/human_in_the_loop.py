@@ -228,7 +228,10 @@ class HumanInTheLoop(AgentMiddleware):
                 edited[call["id"] or ""] = _edited_action(decision, call)
             elif decision["type"] in ("reject", "respond"):
                 answers.append(answer_message(call, decision))
-        return {"messages": answers, EDITED_KEY: edited}
+        # As LangChain 1.5.2: the reviewed AI message comes back first (its id is kept, so
+        # add_messages replaces it with itself; every call stays in it, an edit is applied
+        # at execution time), then the answers to rejected calls.
+        return {"messages": [ai, *answers], EDITED_KEY: edited}
 
     # ---- the tool call (both modes)
 

@@ -322,6 +322,7 @@ class _StreamReader:
         self.first = True
         self.done = False
         self.finished = False
+        self.model: str | None = None  # the model named by the first chunk
 
     def read(self, data: str) -> MessageDelta | None:
         try:
@@ -356,10 +357,14 @@ class _StreamReader:
             finish = expect(p, first.get("finish_reason"), "stream event.finish_reason", str)
             self.finished = self.finished or finish is not None
         usage = parse_usage(chunk.get("usage"), p)
-        meta: dict[str, Any] = {}
+        # Where langchain-openai puts them: the provider on every chunk of a choice, the
+        # model's name beside the finish reason, nothing on the usage chunk (A2, B3)
         if self.first:
-            model = expect(p, chunk.get("model"), "stream event.model", str)
-            meta = {"model_provider": p, "model_name": model}
+            self.model = expect(p, chunk.get("model"), "stream event.model", str)
+        meta: dict[str, Any] = {"model_provider": p} if choices or self.first else {}
+        if finish is not None:
+            model = expect(p, chunk.get("model"), "stream event.model", str) or self.model
+            meta["model_name"] = model
         if not (text or calls or finish or usage or self.first):
             return None
         delta_id = expect(p, chunk.get("id"), "stream event.id", str) if self.first else None
