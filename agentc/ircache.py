@@ -13,7 +13,9 @@ The key, and why it is enough:
   `agentc.compiler`, `agentc.ir` and `agentc.stdlib` (the prelude, the data tables and the
   stdlib Python the compiler reads for signatures) — found where Python imports them from
   (`importlib.util.find_spec`, nothing imported), so an editable checkout and an installed
-  wheel are keyed alike and an upgrade never serves IR lowered by an old compiler;
+  wheel are keyed alike and an upgrade never serves IR lowered by an old compiler (each
+  file's hash is remembered under its stat signature, `HashMemo`, so a run reads only the
+  files that changed);
 - recorded in the entry and checked on every read: the hash of each file the program read
   besides the toolchain (used `.agent` files, `use`d Python files, other `agentc.…` modules
   it names). A program naming Python outside agentc by module name is not cached: its file
@@ -33,6 +35,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -102,11 +105,62 @@ def toolchain_stamp() -> str:
     """`agentc <version>`, then `<package>/<file>:<sha256>` per toolchain source.
 
     Content hashes, not mtimes: an install may keep the wheel's timestamps, and a rebuilt
-    wheel of one version may differ. Hashing the ~100 files costs about a millisecond."""
+    wheel of one version may differ. Hashing the ~160 files takes 8-12 ms, so each hash is
+    remembered beside the entries under the file's stat signature (`HashMemo`)."""
+    memo = HashMemo(cache_dir().parent / "toolchain-hashes.json")
     lines = [f"agentc {__version__}"]
     for name, path in toolchain_files():
-        lines.append(f"{name}:{_file_hash(path) or '?'}")
+        lines.append(f"{name}:{memo.hash(path) or '?'}")
+    memo.save()
     return "\n".join(lines)
+
+
+RACY_S = 2.0  # a file changed this close to being remembered may change again unseen
+
+
+class HashMemo:
+    """Content hashes remembered by stat signature: size, mtime, ctime and inode, as git's
+    index does. An install or an edit replaces the file (a new inode) or rewrites it (a new
+    ctime, which no tool can set back), so an unchanged signature means unchanged bytes. A
+    file whose ctime is within `RACY_S` of now is hashed but not remembered: it may change
+    again within the clock's tick. A memo that cannot be read or written is no memo."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.changed, self.used = path, False, set[str]()
+        try:
+            known = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            known = {}
+        self.known: dict[str, list[Any]] = known if isinstance(known, dict) else {}
+
+    def hash(self, path: Path) -> str | None:
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        signature = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+        key = str(path)
+        self.used.add(key)
+        seen = self.known.get(key)
+        if isinstance(seen, list) and seen[:4] == signature and len(seen) == 5:
+            return str(seen[4])
+        digest = _file_hash(path)
+        if digest is not None and time.time_ns() - st.st_ctime_ns > RACY_S * 1e9:
+            self.known[key] = [*signature, digest]
+            self.changed = True
+        return digest
+
+    def save(self) -> None:
+        if not self.changed:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+            kept = {k: v for k, v in self.known.items() if k in self.used}  # files still there
+            tmp.write_text(json.dumps(kept), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # not writable: hash again next time
 
 
 def _file_hash(path: Path) -> str | None:
@@ -120,19 +174,28 @@ def _file_hash(path: Path) -> str | None:
 
 
 def read(entry: Path) -> ir.Program | None:
-    """The cached program, while every file it depends on has its recorded hash."""
+    """The cached program, while every file it depends on has its recorded hash.
+
+    An entry is two lines: a header (`deps`, and the sha256 of the second line) and the
+    program's JSON. The program is rebuilt without validation (`ir/trusted.py`: validating
+    first builds the schema of every IR model it meets, ~25 ms against ~6 ms); that is
+    sound because the key covers the IR's own source files and the digest the entry's
+    bytes, so a damaged or foreign entry is a miss, never a wrong program."""
     try:
-        data = json.loads(entry.read_text(encoding="utf-8"))
+        header_line, _, body = entry.read_bytes().partition(b"\n")
+        header = json.loads(header_line)
     except (OSError, ValueError):
         return None
-    if any(_file_hash(Path(p)) != h for p, h in data.get("deps", {}).items()):
+    if not isinstance(header, dict) or header.get("sha256") != hashlib.sha256(body).hexdigest():
         return None
-    import agentc.ir as ir
+    if any(_file_hash(Path(p)) != h for p, h in header.get("deps", {}).items()):
+        return None
+    from agentc.ir.trusted import TrustedDataError, load_trusted
 
     try:
-        return ir.Program.model_validate(data["program"])
-    except (ValueError, KeyError):
-        return None  # an entry from another IR version: recompile
+        return load_trusted(json.loads(body))
+    except (ValueError, KeyError, TypeError, TrustedDataError):
+        return None  # unreadable after all: recompile
 
 
 def write(entry: Path, result: CompileResult, root: Path) -> None:
@@ -145,11 +208,12 @@ def write(entry: Path, result: CompileResult, root: Path) -> None:
     dumped = program.model_dump(mode="json")
     if deps is None or _holds_secret(dumped):
         return
+    body = json.dumps(dumped).encode()
+    header = json.dumps({"deps": deps, "sha256": hashlib.sha256(body).hexdigest()}).encode()
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
         tmp = entry.with_suffix(f".{os.getpid()}.tmp")
-        payload = {"deps": deps, "program": dumped}
-        tmp.write_text(json.dumps(payload), encoding="utf-8")
+        tmp.write_bytes(header + b"\n" + body)
         os.replace(tmp, entry)
     except OSError:
         pass  # no writable cache: compile each time
