@@ -379,9 +379,10 @@ def python_ref(unit: FileUnit, ref: ast.Ref) -> PyTarget | Diagnostic | Missing:
             help=did_you_mean(parts[1], module.all_names)
             or (f"import it by name: `from … import {parts[1]}`" if module.star_imports else None),
         )
-    use = unit.symbols[parts[0]].decl
-    assert isinstance(use, ast.UseDecl), use
-    return PyTarget(unit, parts[0], parts[1], module, use)
+    sym = unit.symbols.get(parts[0])
+    if sym is None or not isinstance(sym.decl, ast.UseDecl):
+        return MISSING  # the alias was refused where it is declared (it names a middleware…)
+    return PyTarget(unit, parts[0], parts[1], module, sym.decl)
 
 
 @dataclass(frozen=True, slots=True)
