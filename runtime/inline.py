@@ -20,6 +20,12 @@ The rules, first match wins:
    that blocks or spends more only restarts the proof (there, waiting for the GIL counts
    as a block). An inline call that must hand the GIL to a busy worker thread also counts
    as a block, which errs towards the pool.
+3. Hysteresis: a callable sent back to the pool is not sent there for good on one sample
+   (a wait for the GIL a busy worker thread held looks like a block from inside the call).
+   Its calls in the pool are still counted, and after `REPROVE` clean ones in a row it runs
+   inline again; each further return to the pool doubles the streak it needs. A callable
+   that really blocks blocks in the pool too, so it never returns: parallel calls of a
+   tool that sleeps or does I/O keep overlapping (E5).
 
 Invariants: the measure is the calling thread's own counters (its CPU clock and its
 voluntary context switches, `getrusage(RUSAGE_THREAD)`): other load on the machine does not
@@ -112,12 +118,13 @@ def _sample() -> tuple[int, int]:
 
 
 class SyncPolicy:
-    """Rules 1 and 2 for one sync callable, shared by the runs of a graph (and by a tool's
+    """Rules 1 to 3 for one sync callable, shared by the runs of a graph (and by a tool's
     copies): where its next call goes, and what its calls so far proved."""
 
-    __slots__ = ("declared", "cheap", "proven", "slow", "costly")
+    __slots__ = ("declared", "cheap", "proven", "slow", "costly", "demoted")
     CHEAP_CPU_NS = 50_000  # under the cost of the thread hop it replaces
     PROVE = 3
+    REPROVE = 64  # clean pool calls in a row that bring a demoted callable back (rule 3)
 
     def __init__(self, declared: bool = False) -> None:
         self.declared = declared
@@ -125,6 +132,7 @@ class SyncPolicy:
         self.proven = 0
         self.slow = False
         self.costly = False  # the last call spent more than CHEAP_CPU_NS
+        self.demoted = 0  # how many times an inline call sent it back to the pool
 
     @classmethod
     def of(cls, fn: object) -> SyncPolicy:
@@ -140,8 +148,13 @@ class SyncPolicy:
         if blocked or costly:
             if inline and (blocked or self.costly):  # a block at once; CPU twice in a row
                 self.slow, self.cheap = True, False
+                self.demoted += 1
             self.proven = 0
-        elif not self.slow and not self.cheap:
+        elif self.slow:  # rule 3: a long clean streak in the pool brings it back
+            self.proven += 1
+            if self.proven >= self.REPROVE << (self.demoted - 1):
+                self.slow, self.cheap, self.proven = False, True, 0
+        elif not self.cheap:
             self.proven += 1
             self.cheap = self.proven >= self.PROVE
         self.costly = costly
@@ -150,7 +163,7 @@ class SyncPolicy:
         self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: Mapping[str, Any], inline: bool
     ) -> Any:
         """`fn(*args, **kwargs)` on this thread, counted while rule 2 still needs it."""
-        if self.declared or self.slow or not MEASURED:
+        if self.declared or not MEASURED or (inline and self.slow):
             return fn(*args, **kwargs)
         collections = _GC.started
         cpu, switches = _sample()

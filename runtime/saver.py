@@ -8,16 +8,18 @@ before handing the writer the next one, the run awaits the previous one, so the 
 step N overlaps the run of step N+1 and nothing more (back-pressure: a crash loses at most
 the last completed step's checkpoint, whose step then runs again); `exit` keeps the latest
 checkpoint in memory and saves it once, when the run ends or before anything is written
-against it. The first save that fails stops the run's saving (later saves are skipped, in
-order), so the saved chain never has a checkpoint whose parent is missing: the run ends
-with that failure (`CheckpointWriteError`) and the thread resumes from its last good
-checkpoint. A root run is its thread's only writer from its load to its final flush
-(`claim` / `release`; a second is `ThreadBusyError`).
+against it. A SQLite file's saves are made on the run's own thread in every mode (a commit
+costs less than the hop; there is never one in flight). The first save that fails stops the
+run's saving (later saves are skipped, in order), so the saved chain never has a checkpoint
+whose parent is missing: the run ends with that failure (`CheckpointWriteError`) and the
+thread resumes from its last good checkpoint. A root run is its thread's only writer from
+its load to its final flush (`claim` / `release`; a second is `ThreadBusyError`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import weakref
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -42,6 +44,12 @@ def io_pool(store: Any) -> ThreadPoolExecutor:
     return pool
 
 
+def _local_file(store: Checkpointer | None) -> bool:
+    """A SQLite checkpointer (if its module was never loaded, no store is one)."""
+    module = sys.modules.get("agentc.runtime.checkpoint.sqlite")
+    return module is not None and isinstance(store, module.SqliteCheckpointer)
+
+
 class Saver:
     """One run's view of its store: the thread, namespace, durability and the id of the
     checkpoint the next save hangs off (`parent_id`)."""
@@ -59,6 +67,7 @@ class Saver:
         "exit_build",
         "debug",
         "failed",
+        "local",
     )
 
     def __init__(
@@ -80,6 +89,11 @@ class Saver:
         # the first save that failed: every later save of this run is skipped (in the
         # writer's order), so the saved chain ends at the last good checkpoint
         self.failed: BaseException | None = None
+        # a local file's save (a SQLite commit: no fsync in WAL mode, its checkpoints run
+        # while the run pauses, `sqlitedb.WalKeeper`) costs less than the hop to the writer
+        # thread and back, so it is made on the run's own thread in every mode; a database
+        # over the network keeps the hop, so the loop's other runs go on while it answers
+        self.local = _local_file(store)
 
     @property
     def live(self) -> Checkpointer:
@@ -153,13 +167,8 @@ class Saver:
         self.check()
         ckpt = build(self.parent_id)
         self.parent_id = ckpt.id
-        await self.io(
-            self._write,
-            self.live.put,
-            self.thread,
-            self.ns,
-            ckpt,
-            wait=self.durability is not Durability.ASYNC,
+        await self._save(
+            self.live.put, self.thread, self.ns, ckpt, wait=self.durability is not Durability.ASYNC
         )
         if self.debug is not None:
             self.debug(
@@ -176,8 +185,7 @@ class Saver:
             await self._put(build)
         await self.drain()
         self.check()
-        await self.io(
-            self._write,
+        await self._save(
             self.live.put_writes,
             self.thread,
             self.ns,
@@ -185,6 +193,19 @@ class Saver:
             writes,
             wait=wait or self.durability is not Durability.ASYNC,
         )
+
+    async def _save(self, fn: Callable[..., Any], *args: Any, wait: bool) -> None:
+        """One save through `_write`: here on a local file, else by the writer thread. A
+        failed save the run does not wait for (F11 async) is raised by the next `check`,
+        wherever it was made."""
+        if not self.local:
+            await self.io(self._write, fn, *args, wait=wait)
+            return
+        try:
+            self._write(fn, *args)
+        except Exception:
+            if wait:
+                raise
 
     def _write(self, fn: Callable[..., Any], *args: Any) -> None:
         """One save, run by the writer in order: skipped once an earlier save failed, so

@@ -22,6 +22,7 @@ Standard library only; the wire bodies are written by `fake_wire.py`. Run it by 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import socket
 import sys
@@ -121,6 +122,10 @@ def _handler_for(server: FakeProviderServer) -> type[BaseHTTPRequestHandler]:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, chunked streams
+    # TCP_NODELAY: a small write right after another is sent at once, not held back until
+    # the client acknowledges the first (Nagle), which a client that delays its ACK does
+    # only after about 40 ms on Linux — a stall every test and benchmark would measure
+    disable_nagle_algorithm = True
     fake: FakeProviderServer
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
@@ -210,8 +215,19 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("content-length", str(len(data)))
         for k, v in (headers or {}).items():
             self.send_header(k, v)
-        self.end_headers()
-        self._write(data)
+        if self.reply is not None and self.reply.trickle_s:
+            self.end_headers()
+            self._write(data)
+            return
+        # headers and body in one write, one packet for a small answer (`end_headers`
+        # alone writes the headers on their own)
+        head, socket_file = io.BytesIO(), self.wfile
+        self.wfile = head
+        try:
+            self.end_headers()
+        finally:
+            self.wfile = socket_file
+        socket_file.write(head.getvalue() + data)
 
     def _write(self, data: bytes) -> None:
         """The bytes, at once or (a `trickle_s` fault) one at a time."""

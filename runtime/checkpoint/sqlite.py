@@ -6,7 +6,8 @@ rows are JSON of registered types only (`serde`, never pickle; D6); a checkpoint
 that step's deltas, so the file grows linearly with the conversation (each message once);
 one connection guarded by a lock, so the executor may call it from a worker thread; a
 thread's writer holds an OS lock on a byte of `<file>.lock`, which other processes see and
-the kernel drops when the holder dies (`threadlock`). A row
+the kernel drops when the holder dies (`threadlock`); the write-ahead log is checkpointed
+while the writer pauses (`sqlitedb.WalKeeper`), so it stays small during a run. A row
 or file that is not what `put` wrote (bad JSON, a missing key, a value nested too deep, a
 parent chain that loops or breaks, a corrupt file) is `DamagedCheckpointError`, naming the
 thread, the file and the checkpoint; a failed save (disk full) is `CheckpointWriteError`.
@@ -26,7 +27,7 @@ from agentc.runtime.barriers import Waits
 from agentc.runtime.channels import MISSING, DeltaKind
 from agentc.runtime.errors import AgentcRuntimeError, CheckpointWriteError, DamagedCheckpointError
 from agentc.runtime.serde import TypeAllowlist, decode, encode
-from agentc.runtime.sqlitedb import connect, is_damaged
+from agentc.runtime.sqlitedb import WalKeeper, connect, is_damaged
 from agentc.runtime.threadlock import FileClaims, LocalClaims, ThreadClaim
 
 from .base import (
@@ -39,15 +40,18 @@ from .base import (
     parent_ids,
 )
 
+# `seq` is the rowid: one more than the largest (rows are never deleted), so it orders
+# rows as they were saved; files made with AUTOINCREMENT read the same, but paid a page of
+# `sqlite_sequence` in every commit
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checkpoints (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq INTEGER PRIMARY KEY,
   thread_id TEXT NOT NULL, ns TEXT NOT NULL, id TEXT NOT NULL, parent_id TEXT,
   data TEXT NOT NULL,
   UNIQUE (thread_id, ns, id));
 CREATE INDEX IF NOT EXISTS checkpoints_thread ON checkpoints (thread_id, ns, seq);
 CREATE TABLE IF NOT EXISTS writes (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq INTEGER PRIMARY KEY,
   thread_id TEXT NOT NULL, ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL,
   task_id TEXT NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS writes_ckpt ON writes (thread_id, ns, checkpoint_id);
@@ -71,6 +75,7 @@ class SqliteCheckpointer:
         self._lock = threading.Lock()
         # one writer per thread, across processes; an in-memory database has no others
         self._claims = LocalClaims() if path == ":memory:" else FileClaims(f"{path}.lock")
+        self._wal = None if path == ":memory:" else WalKeeper(path)
         with self._lock, self._db(None, writing=True):
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.executescript(_SCHEMA)
@@ -125,6 +130,7 @@ class SqliteCheckpointer:
                 "INSERT INTO checkpoints (thread_id, ns, id, parent_id, data) VALUES (?,?,?,?,?)",
                 (thread_id, ns, checkpoint.id, checkpoint.parent_id, data),
             )
+            self._committed()
 
     def put_writes(
         self, thread_id: str, ns: str, checkpoint_id: str, writes: list[PendingWrite]
@@ -153,6 +159,11 @@ class SqliteCheckpointer:
                     self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
+            self._committed()
+
+    def _committed(self) -> None:
+        if self._wal is not None:
+            self._wal.committed()
 
     def get(self, thread_id: str, ns: str, checkpoint_id: str | None = None) -> Checkpoint | None:
         with self._lock, self._db(thread_id):
@@ -241,6 +252,8 @@ class SqliteCheckpointer:
         return self._claims.claim(thread_id)
 
     def close(self) -> None:
+        if self._wal is not None:
+            self._wal.close()  # first: the last connection's close empties the WAL
         with self._lock:
             self._conn.close()
         if isinstance(self._claims, FileClaims):
