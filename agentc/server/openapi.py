@@ -76,6 +76,20 @@ def _operation(op: Op, schemas: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# One server-sent event as clients (and schemathesis) read the stream, event by event:
+# its name (`metadata`, `values`, `updates`, `messages`, `events`, `error` …), its JSON text
+# and the id `Last-Event-ID` names.
+SSE_EVENT: dict[str, Any] = {
+    "type": "object",
+    "required": ["event", "data"],
+    "properties": {
+        "event": {"type": "string"},
+        "data": {"type": "string"},
+        "id": {"type": "string"},
+    },
+}
+
+
 def _responses(op: Op) -> dict[str, Any]:
     error = {
         "description": "refused: the body says what was wrong and what was expected",
@@ -84,7 +98,7 @@ def _responses(op: Op) -> dict[str, Any]:
     if op.returns == "":
         good: dict[str, Any] = {"204": {"description": "done"}}
     elif op.returns == "text/event-stream":
-        events = {"text/event-stream": {"schema": {"type": "string"}}}
+        events = {"text/event-stream": {"schema": SSE_EVENT}}
         good = {"200": {"description": "server-sent events", "content": events}}
     else:
         good = {"200": {"description": "success", "content": {"application/json": {"schema": {}}}}}
