@@ -17,7 +17,6 @@ is `CheckpointWriteError`; a database that does not answer is `DatabaseUnreachab
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,26 +25,18 @@ from typing import Any, LiteralString
 import psycopg
 from psycopg_pool import PoolTimeout
 
-from agentc.runtime.errors import AgentcRuntimeError, CheckpointWriteError, DamagedCheckpointError
-from agentc.runtime.serde import TypeAllowlist, decode, encode
+from agentc.runtime.errors import AgentcRuntimeError, CheckpointWriteError
+from agentc.runtime.serde import TypeAllowlist
 from agentc.runtime.threadlock import LocalClaims, ThreadClaim, busy
 
-from .base import Checkpoint, CheckpointQuery, PendingWrite, SavedCheckpoint, WriteKind, parent_ids
+from .base import Checkpoint, CheckpointQuery, PendingWrite, SavedCheckpoint, parent_ids
 from .pgdb import Connection, Database, is_unreachable
-from .sqlite import (  # the row codec: one owner, so both stores read each other's rows
-    _DAMAGE,
-    _decode_checkpoint,
-    _encode_checkpoint,
-    _read_payload,
-    _what,
-    _write_payload,
-)
+from .rows import RowReader, dump_checkpoint, dump_write  # one codec: SQLite's rows too
 
-_ANY = object()  # `_load` without a parent to check
 _COLS = "thread_id, ns, id, parent_id, data"
 
 
-class PostgresCheckpointer:
+class PostgresCheckpointer(RowReader):
     blocking = True
 
     def __init__(self, url: str, *, types: TypeAllowlist | None = None) -> None:
@@ -75,33 +66,8 @@ class PostgresCheckpointer:
             what = f"the database answered: {self.db.reason(e)}"
             raise self._damaged(thread, what) from None
 
-    def _damaged(
-        self, thread: str | None, what: str, checkpoint: str | None = None
-    ) -> DamagedCheckpointError:
-        return DamagedCheckpointError(what, thread=thread, where=self.where, checkpoint=checkpoint)
-
-    def _load(
-        self, thread: str, cid: str, data: Any, parent: str | None | object = _ANY
-    ) -> Checkpoint:
-        """One row back as a `Checkpoint`; anything but what `put` wrote is damage."""
-        try:
-            ckpt = _decode_checkpoint(json.loads(data), self.types)
-        except AgentcRuntimeError:
-            raise
-        except _DAMAGE as e:
-            raise self._damaged(thread, _what(e), cid) from None
-        if ckpt.id != cid:
-            raise self._damaged(thread, f"its data names another checkpoint, {ckpt.id!r}", cid)
-        if parent is not _ANY and ckpt.parent_id != parent:
-            raise self._damaged(
-                thread,
-                f"its row names parent {parent!r} but its data names {ckpt.parent_id!r}",
-                cid,
-            )
-        return ckpt
-
     def put(self, thread_id: str, ns: str, checkpoint: Checkpoint) -> None:
-        data = json.dumps(_encode_checkpoint(checkpoint), separators=(",", ":"), ensure_ascii=False)
+        data = dump_checkpoint(checkpoint)
         row = (thread_id, ns, checkpoint.id, checkpoint.parent_id, data)
         with self._sql(thread_id, writing=True) as conn:
             conn.execute(
@@ -120,7 +86,7 @@ class PostgresCheckpointer:
                 checkpoint_id,
                 tid,
                 kind.value,
-                json.dumps(encode(_write_payload(kind, payload)), separators=(",", ":")),
+                dump_write(kind, payload),
             )
             for tid, kind, payload in writes
         ]
@@ -207,20 +173,7 @@ class PostgresCheckpointer:
                 "AND checkpoint_id=%s ORDER BY seq",
                 (thread_id, ns, checkpoint_id),
             ).fetchall()
-        try:
-            return [
-                (
-                    tid,
-                    WriteKind(kind),
-                    _read_payload(WriteKind(kind), decode(json.loads(data), self.types)),
-                )
-                for tid, kind, data in rows
-            ]
-        except AgentcRuntimeError:
-            raise
-        except _DAMAGE as e:
-            what = f"a pending write saved against it is unreadable: {_what(e)}"
-            raise self._damaged(thread_id, what, checkpoint_id) from None
+        return self._load_writes(thread_id, checkpoint_id, rows)
 
     def claim(self, thread_id: str) -> ThreadClaim:
         return self._claims.claim(thread_id)

@@ -15,30 +15,24 @@ thread, the file and the checkpoint; a failed save (disk full) is `CheckpointWri
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
-from agentc.runtime.algo import Task
-from agentc.runtime.barriers import Waits
-from agentc.runtime.channels import MISSING, DeltaKind
-from agentc.runtime.errors import AgentcRuntimeError, CheckpointWriteError, DamagedCheckpointError
-from agentc.runtime.serde import TypeAllowlist, decode, encode
+from agentc.runtime.errors import CheckpointWriteError
+from agentc.runtime.serde import TypeAllowlist
 from agentc.runtime.sqlitedb import WalKeeper, connect, is_damaged
 from agentc.runtime.threadlock import FileClaims, LocalClaims, ThreadClaim
 
 from .base import (
     Checkpoint,
     CheckpointQuery,
-    CheckpointSource,
     PendingWrite,
     SavedCheckpoint,
-    WriteKind,
     parent_ids,
 )
+from .rows import RowReader, dump_checkpoint, dump_write
 
 # `seq` is the rowid: one more than the largest (rows are never deleted), so it orders
 # rows as they were saved; files made with AUTOINCREMENT read the same, but paid a page of
@@ -57,18 +51,12 @@ CREATE TABLE IF NOT EXISTS writes (
 CREATE INDEX IF NOT EXISTS writes_ckpt ON writes (thread_id, ns, checkpoint_id);
 """
 
-_DK = {DeltaKind.SET: "s", DeltaKind.CLEAR: "c", DeltaKind.OPS: "o"}
-_DK_BACK = {v: k for k, v in _DK.items()}
 
-
-_ANY = object()  # `_load` without a parent to check
-
-
-class SqliteCheckpointer:
+class SqliteCheckpointer(RowReader):
     blocking = True
 
     def __init__(self, path: str, *, types: TypeAllowlist | None = None) -> None:
-        self.path = path
+        self.path = self.where = path  # `where`: the file, as errors name it
         self.types = types  # D6: what a load may rebuild (None: every registered type)
         with self._db(None, writing=True):
             self._conn = connect(path)
@@ -98,33 +86,8 @@ class SqliteCheckpointer:
                 ) from None
             raise
 
-    def _damaged(
-        self, thread: str | None, what: str, checkpoint: str | None = None
-    ) -> DamagedCheckpointError:
-        return DamagedCheckpointError(what, thread=thread, where=self.path, checkpoint=checkpoint)
-
-    def _load(
-        self, thread: str, cid: str, data: Any, parent: str | None | object = _ANY
-    ) -> Checkpoint:
-        """One row back as a `Checkpoint`; anything but what `put` wrote is damage."""
-        try:
-            ckpt = _decode_checkpoint(json.loads(data), self.types)
-        except AgentcRuntimeError:
-            raise
-        except _DAMAGE as e:
-            raise self._damaged(thread, _what(e), cid) from None
-        if ckpt.id != cid:
-            raise self._damaged(thread, f"its data names another checkpoint, {ckpt.id!r}", cid)
-        if parent is not _ANY and ckpt.parent_id != parent:
-            raise self._damaged(
-                thread,
-                f"its row names parent {parent!r} but its data names {ckpt.parent_id!r}",
-                cid,
-            )
-        return ckpt
-
     def put(self, thread_id: str, ns: str, checkpoint: Checkpoint) -> None:
-        data = json.dumps(_encode_checkpoint(checkpoint), separators=(",", ":"), ensure_ascii=False)
+        data = dump_checkpoint(checkpoint)
         with self._lock, self._db(thread_id, writing=True):
             self._conn.execute(
                 "INSERT INTO checkpoints (thread_id, ns, id, parent_id, data) VALUES (?,?,?,?,?)",
@@ -142,7 +105,7 @@ class SqliteCheckpointer:
                 checkpoint_id,
                 tid,
                 kind.value,
-                json.dumps(encode(_write_payload(kind, payload)), separators=(",", ":")),
+                dump_write(kind, payload),
             )
             for tid, kind, payload in writes
         ]
@@ -233,20 +196,7 @@ class SqliteCheckpointer:
                 "AND checkpoint_id=? ORDER BY seq",
                 (thread_id, ns, checkpoint_id),
             ).fetchall()
-        try:
-            return [
-                (
-                    tid,
-                    WriteKind(kind),
-                    _read_payload(WriteKind(kind), decode(json.loads(data), self.types)),
-                )
-                for tid, kind, data in rows
-            ]
-        except AgentcRuntimeError:
-            raise
-        except _DAMAGE as e:
-            what = f"a pending write saved against it is unreadable: {_what(e)}"
-            raise self._damaged(thread_id, what, checkpoint_id) from None
+        return self._load_writes(thread_id, checkpoint_id, rows)
 
     def claim(self, thread_id: str) -> ThreadClaim:
         return self._claims.claim(thread_id)
@@ -258,78 +208,3 @@ class SqliteCheckpointer:
             self._conn.close()
         if isinstance(self._claims, FileClaims):
             self._claims.close()
-
-
-# what reading a row that is not what `put` wrote can raise (json, the decoders, pydantic)
-_DAMAGE = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
-
-
-def _what(e: BaseException) -> str:
-    """What was wrong with a row, in words."""
-    if isinstance(e, RecursionError):
-        return "a value is nested too deeply to read"
-    if isinstance(e, json.JSONDecodeError):
-        return f"its data is not valid JSON ({e.msg} at character {e.pos})"
-    if isinstance(e, KeyError):
-        return f"its data lacks the key {e.args[0]!r}" if e.args else "its data lacks a key"
-    text = " ".join(str(e).split())
-    text = text if len(text) <= 200 else text[:200] + "…"
-    return f"its data is not what agentc saves ({type(e).__name__}: {text})"
-
-
-def _encode_checkpoint(c: Checkpoint) -> dict[str, Any]:
-    return {
-        "id": c.id,
-        "parent": c.parent_id,
-        "step": c.step,
-        "source": c.source.value,
-        "deltas": {k: [_DK[kind], encode(payload)] for k, (kind, payload) in c.deltas.items()},
-        "versions": c.versions,
-        "seen": c.seen,
-        "ran": list(c.ran),
-        "at": c.created_at,
-        "next": [_encode_task(t) for t in c.next],
-        **({"waits": c.waits.to_json()} if c.waits.seen or c.waits.waiting else {}),
-    }
-
-
-def _encode_task(t: Task) -> list[Any]:
-    base = [t.id, t.node, t.path[0], t.path[1]]
-    return base if t.arg is MISSING else [*base, encode(t.arg)]
-
-
-def _decode_checkpoint(d: dict[str, Any], types: TypeAllowlist | None = None) -> Checkpoint:
-    return Checkpoint(
-        id=d["id"],
-        parent_id=d["parent"],
-        step=d["step"],
-        source=CheckpointSource(d["source"]),
-        deltas={k: (_DK_BACK[kind], decode(p, types)) for k, (kind, p) in d["deltas"].items()},
-        versions=d["versions"],
-        seen=d["seen"],
-        ran=tuple(d["ran"]),
-        created_at=d["at"],
-        next=tuple(
-            Task(t[0], t[1], (t[2], t[3]), decode(t[4], types) if len(t) > 4 else MISSING)
-            for t in d["next"]
-        ),
-        waits=Waits.from_json(d.get("waits")),
-    )
-
-
-def _write_payload(kind: WriteKind, payload: Any) -> Any:
-    if kind is WriteKind.RESULT or kind is WriteKind.UPDATE:
-        return {"writes": [[k, v] for k, v in payload.writes], "goto": payload.goto}
-    if kind is WriteKind.RESUME:
-        return list(payload.items())
-    return payload
-
-
-def _read_payload(kind: WriteKind, data: Any) -> Any:
-    from agentc.runtime.algo import TaskResult
-
-    if kind is WriteKind.RESULT or kind is WriteKind.UPDATE:
-        return TaskResult([(k, v) for k, v in data["writes"]], list(data["goto"]))
-    if kind is WriteKind.RESUME:
-        return {k: v for k, v in data}
-    return data
