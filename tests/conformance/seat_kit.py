@@ -6,6 +6,7 @@ only after the test module has checked that LangChain is installed."""
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -73,8 +74,26 @@ MODEL_STRINGS = [
 ]
 
 
+# Placeholder credentials, so a provider class whose integration is installed (langchain-openai
+# is, for the server's reference twin) builds: building never calls the network, and a
+# missing key would only end the comparison before the class is known.
+_PLACEHOLDER_ENV = {
+    "OPENAI_API_KEY": "sk-placeholder",
+    "AZURE_OPENAI_API_KEY": "placeholder",
+    "AZURE_OPENAI_ENDPOINT": "http://127.0.0.1:9",
+    "OPENAI_API_VERSION": "2024-10-21",
+}
+
+
 def langchain_model(spec: str) -> tuple[str, str] | None:
     """(provider, name) create_agent resolves `spec` to, None when it cannot tell."""
+    with pytest.MonkeyPatch.context() as env:
+        for key, value in _PLACEHOLDER_ENV.items():
+            env.setenv(key, os.environ.get(key, value))
+        return _langchain_model(spec)
+
+
+def _langchain_model(spec: str) -> tuple[str, str] | None:
     try:
         name, provider = _parse_model(spec, None)
     except ValueError:
