@@ -31,7 +31,7 @@ from agentc.runtime.threadlock import LocalClaims, ThreadClaim, busy
 
 from .base import Checkpoint, CheckpointQuery, PendingWrite, SavedCheckpoint, parent_ids
 from .pgdb import Connection, Database, is_unreachable
-from .rows import RowReader, dump_checkpoint, dump_write  # one codec: SQLite's rows too
+from .rows import RowReader, dump_checkpoint, write_rows  # one codec: SQLite's rows too
 
 _COLS = "thread_id, ns, id, parent_id, data"
 
@@ -79,17 +79,7 @@ class PostgresCheckpointer(RowReader):
     def put_writes(
         self, thread_id: str, ns: str, checkpoint_id: str, writes: list[PendingWrite]
     ) -> None:
-        rows = [
-            (
-                thread_id,
-                ns,
-                checkpoint_id,
-                tid,
-                kind.value,
-                dump_write(kind, payload),
-            )
-            for tid, kind, payload in writes
-        ]
+        rows = write_rows(thread_id, ns, checkpoint_id, writes)
         with self._sql(thread_id, writing=True) as conn, conn.transaction(), conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO agentc_writes (thread_id, ns, checkpoint_id, task_id, kind, data) "

@@ -82,8 +82,18 @@ def dump_checkpoint(c: Checkpoint) -> str:
     return json.dumps(_encode_checkpoint(c), separators=(",", ":"), ensure_ascii=False)
 
 
-def dump_write(kind: WriteKind, payload: Any) -> str:
-    """A pending write's payload as the JSON text of its row."""
+def write_rows(
+    thread: str, ns: str, checkpoint_id: str, writes: Iterable[PendingWrite]
+) -> list[tuple[str, str, str, str, str, str]]:
+    """Pending writes as the rows both stores insert: (thread_id, ns, checkpoint_id,
+    task_id, kind, JSON text of the payload)."""
+    return [
+        (thread, ns, checkpoint_id, tid, kind.value, _dump_payload(kind, payload))
+        for tid, kind, payload in writes
+    ]
+
+
+def _dump_payload(kind: WriteKind, payload: Any) -> str:
     return json.dumps(encode(_write_payload(kind, payload)), separators=(",", ":"))
 
 

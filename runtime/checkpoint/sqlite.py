@@ -32,7 +32,7 @@ from .base import (
     SavedCheckpoint,
     parent_ids,
 )
-from .rows import RowReader, dump_checkpoint, dump_write
+from .rows import RowReader, dump_checkpoint, write_rows
 
 # `seq` is the rowid: one more than the largest (rows are never deleted), so it orders
 # rows as they were saved; files made with AUTOINCREMENT read the same, but paid a page of
@@ -98,17 +98,7 @@ class SqliteCheckpointer(RowReader):
     def put_writes(
         self, thread_id: str, ns: str, checkpoint_id: str, writes: list[PendingWrite]
     ) -> None:
-        rows = [
-            (
-                thread_id,
-                ns,
-                checkpoint_id,
-                tid,
-                kind.value,
-                dump_write(kind, payload),
-            )
-            for tid, kind, payload in writes
-        ]
+        rows = write_rows(thread_id, ns, checkpoint_id, writes)
         with self._lock, self._db(thread_id, writing=True):
             self._conn.execute("BEGIN")
             try:
