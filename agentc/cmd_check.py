@@ -49,6 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quiet", "-q", action="store_true", help="print nothing for files without diagnostics"
     )
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="check again each time a file, or anything it uses, is saved (Ctrl-C stops)",
+    )
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,10 @@ def use_color(choice: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.watch and args.files:  # agentc/watch.py: this run again on each save
+        from .watch import watch_command
+
+        return watch_command(args, run, args.files)
     # A check allocates mostly acyclic data (imports, AST, IR); the cyclic collector's
     # passes over the freshly imported modules cost ~15 ms of a ~250 ms cold start and
     # free nothing, so it waits until the files are checked.

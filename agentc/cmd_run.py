@@ -127,10 +127,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="show where model calls go, whole tool results, and tracebacks on errors",
     )
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="run again, in a fresh process, each time the file or anything it uses is saved",
+    )
     add_trace_arguments(parser)  # --trace WHERE, --trace-content (agentc/tracing/cli.py)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.watch:  # agentc/watch.py: this run again on each save
+        from .watch import watch_command
+
+        extra = (args.input_file, args.decisions, args.replay)
+        return watch_command(args, run, [args.file], extra=extra, fresh_process=True)
     site = RunSite()  # where a failing node is declared, once the program is known
     try:
         return _run(args, sys.stdout, site)
