@@ -1,6 +1,8 @@
 """`agentc fmt [--check] [--diff] FILE…`: rewrite `.agent` files in the canonical layout.
 
-Input: `.agent` paths (`-` reads standard input and writes the result to standard output).
+Input: `.agent` paths and folders (a folder stands for every `.agent` file under it, hidden
+folders skipped, in sorted order; `-` reads standard input and writes the result to
+standard output).
 Output: files rewritten in place; with `--check` only the names of files that would change,
 with `--diff` a unified diff of each, nothing written. Exit 0 when every file is (or now
 is) formatted, 1 when `--check`/`--diff` found a file to change or a file has a syntax
@@ -19,7 +21,9 @@ from .cmd_check import read_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help=".agent files (`-`: stdin)")
+    parser.add_argument(
+        "files", nargs="+", metavar="FILE", help=".agent files or folders (`-`: stdin)"
+    )
     parser.add_argument(
         "--check",
         action="store_true",
@@ -36,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from .fmt import format_source
 
     changed, broken, unreadable, unchanged = 0, 0, False, 0
-    for path in args.files:
+    for path in expand(args.files):
         text = sys.stdin.read() if path == "-" else read_text(path)
         if text is None:
             unreadable = True
@@ -61,6 +65,24 @@ def run(args: argparse.Namespace) -> int:
     if broken or (changed and (args.check or args.diff)):
         return 1
     return 0
+
+
+def expand(paths: list[str]) -> list[str]:
+    """Each folder as the `.agent` files under it (as `ruff format DIR` does); files and
+    `-` as given, so a missing file is still reported by name."""
+    out: list[str] = []
+    for path in paths:
+        folder = Path(path)
+        if path == "-" or not folder.is_dir():
+            out.append(path)
+            continue
+        found = (p for p in folder.rglob("*.agent") if p.is_file())
+        out += sorted(str(p) for p in found if not _hidden(p.relative_to(folder)))
+    return out
+
+
+def _hidden(relative: Path) -> bool:
+    return any(part.startswith(".") or part == "node_modules" for part in relative.parts[:-1])
 
 
 def _report_change(path: str, old: str, new: str, args: argparse.Namespace) -> None:

@@ -171,3 +171,23 @@ def test_check_fix_on_check_file_cases(name: str, chunk: str) -> None:
         (a, b) for a, b in zip(words.findall(chunk), words.findall(fixed), strict=False) if a != b
     ]
     assert len(changed) <= len(applied)
+
+
+def test_fmt_of_a_folder_formats_every_agent_file_under_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / ".hidden").mkdir()
+    nested, hidden, other = (
+        tmp_path / "sub" / "b.agent",
+        tmp_path / ".hidden" / "c.agent",
+        tmp_path / "notes.txt",
+    )
+    for path in (tmp_path / "a.agent", nested, hidden, other):
+        path.write_text(MESSY)
+    assert main(["fmt", "--check", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert f"would reformat {tmp_path / 'a.agent'}" in out and f"would reformat {nested}" in out
+    assert str(hidden) not in out and str(other) not in out  # hidden folders, other files
+    assert main(["fmt", str(tmp_path)]) == 0
+    assert nested.read_text() == TIDY and hidden.read_text() == MESSY
