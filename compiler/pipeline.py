@@ -32,6 +32,7 @@ from .lower import lower_program
 from .resolve import Loader
 from .structure import check_structure
 from .symbols import FileUnit
+from .testblocks import check_tests, missing_target, tested_path
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,28 @@ def _compile_checked(parsed: ParseResult, *, base_dir: str | Path | None) -> Com
     program = lower_program(root, ctx_for)
     for graph in program.graphs:
         diagnostics.extend(check_structure(graph))
+    diagnostics.extend(_test_checks(parsed, base, program, sources))
     failed = any(d.is_error for d in diagnostics)
     return _result(None if failed else program, diagnostics, sources)
+
+
+def _test_checks(
+    parsed: ParseResult, base: Path, program: ir.Program, sources: dict[str, SourceFile]
+) -> list[Diagnostic]:
+    """The file's `test` blocks against the tested file (`x.test.agent` tests `x.agent`)."""
+    if parsed.module is None or not parsed.module.tests:
+        return []
+    path = base.resolve() / Path(parsed.source.name).name
+    target = tested_path(path)
+    if target is None:
+        return list(check_tests(parsed.module.tests, program, path.name))
+    if not target.is_file():
+        return [missing_target(parsed.source, target, "is not there")]
+    tested = compile_file(target)
+    if tested.program is None:
+        sources.update(tested.sources)
+        return list(tested.errors) or [missing_target(parsed.source, target, "does not compile")]
+    return list(check_tests(parsed.module.tests, tested.program, target.name))
 
 
 def _units(root: FileUnit) -> list[FileUnit]:

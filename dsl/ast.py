@@ -9,6 +9,7 @@ checker).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TypeAlias
 
 # The leaves (names, expressions, types) live in ast_expr; every one is part of this module.
@@ -330,14 +331,85 @@ class DeclareDecl(Node):
     variadic: bool = False  # `...` closes the parameter list (the declaration takes more)
 
 
+# ---------------------------------------------------------------- test blocks (`agentc test`)
+
+
+@node
+class TestAgent(Node):
+    """`agent calculator`: the agent or graph of the tested file the test runs."""
+
+    name: Name
+    span: Span
+
+
+@node
+class TestModel(Node):
+    """`model "scripted" { replies: [...] }`: the tested agent's model (every model node of
+    a graph, one model for all); `model NODE "…"`: that model node's only."""
+
+    node: Name | None
+    spec: StringLit
+    options: MapLit | None
+    span: Span
+
+
+@node
+class TestReplay(Node):
+    """`replay "cassettes/add.jsonl"`: the run's models served from a recorded cassette."""
+
+    path: StringLit
+    span: Span
+
+
+@node
+class TestInput(Node):
+    """`input "what is 2+3?"` (the user's message) or `input { topic: "cats" }` (channels)."""
+
+    value: Expr
+    span: Span
+
+
+@node
+class TestDecide(Node):
+    """`decide approve`, `decide edit(a: 1)`, `decide reject("why")`, `decide respond("…")`."""
+
+    decision: Expr
+    span: Span
+
+
+@node
+class TestExpect(Node):
+    """`expect answer contains("5")`: `subject` says what is checked, `value` how."""
+
+    subject: Name
+    value: Expr
+    span: Span
+
+
+TestStmt: TypeAlias = TestAgent | TestModel | TestReplay | TestInput | TestDecide | TestExpect
+
+
+@node
+class TestDecl(Node):
+    """`test "adds two numbers" { … }`: statements in the order they were written."""
+
+    name: StringLit
+    body: tuple[TestStmt, ...]
+    span: Span
+
+
 Item: TypeAlias = UseDecl | SchemaDecl | AgentDecl | GraphDecl | DeclareDecl
 
 
 @node
 class Module(Node):
+    """A file. `tests` are its `test` blocks, kept apart from `items`: the compiler never
+    sees them (they are read by `agentc test` and its checks)."""
+
     version: VersionDecl | None
     items: tuple[Item, ...]
     span: Span
+    tests: tuple[TestDecl, ...] = dataclasses.field(default=(), metadata={"omit_empty": True})
 
 
 # One `exec` for every node class's `__init__` (see dsl/astclass.py): keep this last.

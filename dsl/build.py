@@ -20,6 +20,7 @@ from lark import Token, Tree
 from lark.tree import Meta
 
 from . import ast
+from .build_tests import TestBlockRules
 from .codes import Code
 from .diagnostics import Diagnostic, error
 from .literal_errors import bad_number, negate, unknown_escape
@@ -50,7 +51,7 @@ def _present(children: Children) -> tuple[Any, ...]:
     return tuple(c for c in children if c is not None)
 
 
-class AstBuilder:
+class AstBuilder(TestBlockRules):
     """One method per grammar rule (names match `grammar/agent.lark`).
 
     Not a Lark `Transformer`: a plain bottom-up walk with a dispatch table is about twice
@@ -98,7 +99,9 @@ class AstBuilder:
 
     def start(self, meta: Meta, children: Children) -> ast.Module:
         version, *items = children
-        return ast.Module(version=version, items=tuple(items), span=self.source.whole())
+        tests = tuple(i for i in items if isinstance(i, ast.TestDecl))
+        kept = tuple(i for i in items if not isinstance(i, ast.TestDecl))
+        return ast.Module(version=version, items=kept, span=self.source.whole(), tests=tests)
 
     def version(self, meta: Meta, children: Children) -> ast.VersionDecl:
         return ast.VersionDecl(version=self._int(children[0]), span=self._span(meta))

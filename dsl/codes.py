@@ -98,6 +98,8 @@ class Code(enum.StrEnum):
     # compiler: used files
     USE_OUTSIDE_PROJECT = "use-outside-project"
     NOT_AGENT_TEXT = "not-agent-text"
+    # compiler: testblocks (`agentc test`)
+    BAD_TEST = "bad-test"
 
     @property
     def summary(self) -> str:
@@ -232,4 +234,5 @@ _INFO: dict[Code, CodeInfo] = {
     Code.NOT_AGENT_TEXT: CodeInfo(
         "a `use`d `.agent` file does not start like agent text, so none of it is shown"
     ),
+    Code.BAD_TEST: CodeInfo("a `test` block says something `agentc test` cannot run or check"),
 }

@@ -64,6 +64,11 @@ SOFT_KEYWORDS = frozenset(
         "template",
         "agentc",
         "as",
+        "test",
+        "input",
+        "expect",
+        "decide",
+        "replay",
     }
 )
 

@@ -15,7 +15,7 @@ from .doc import Doc, group
 from .emit import Node, end_of, start_of
 from .exprs import ExprLayout, kids
 
-_WITH_BODY = frozenset({"schema_decl", "agent_decl", "graph_decl", "declare_decl"})
+_WITH_BODY = frozenset({"schema_decl", "agent_decl", "graph_decl", "declare_decl", "test_decl"})
 
 
 def _kind(node: Node) -> str:
@@ -228,6 +228,35 @@ class Layout(ExprLayout):
             *self.op("="),
             *self.build(call),
         ]
+
+    # ------------------------------------------------------------ test blocks (`agentc test`)
+
+    def r_test_decl(self, t: Tree[Token]) -> list[Doc]:
+        name, *stmts = t.children
+        head = [*self.kw(t, "test "), *self.build(name), " "]
+        return self.block(head, [s for s in stmts if s is not None], end_of(t) - 1)
+
+    def r_test_agent(self, t: Tree[Token]) -> list[Doc]:
+        return [*self.kw(t, "agent "), *self.build(t.children[0])]
+
+    def r_test_model(self, t: Tree[Token]) -> list[Doc]:
+        node, value, options = t.children
+        head = [*self.kw(t, "model "), *self.build(node), " "] if node else self.kw(t, "model ")
+        return [*head, *self.build(value), *self.sp(options)]
+
+    def r_test_replay(self, t: Tree[Token]) -> list[Doc]:
+        return [*self.kw(t, "replay "), *self.build(t.children[0])]
+
+    def r_test_input(self, t: Tree[Token]) -> list[Doc]:
+        return [*self.kw(t, "input "), *self.build(t.children[0])]
+
+    def r_test_decide(self, t: Tree[Token]) -> list[Doc]:
+        return [*self.kw(t, "decide "), *self.build(t.children[0])]
+
+    def r_test_expect(self, t: Tree[Token]) -> list[Doc]:
+        subject, value = t.children
+        assert subject is not None and value is not None
+        return [*self.kw(t, "expect "), *self.build(subject), " ", *self.build(value)]
 
 
 def layout(tree: Tree[Token], text: str, found: list) -> Doc:

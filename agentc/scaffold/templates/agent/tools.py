@@ -1,0 +1,7 @@
+"""The tools of {{name}}.agent: plain functions; the name, docstring and type hints make
+the tool the model sees."""
+
+
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
