@@ -7,14 +7,30 @@ over real HTTP from the fake provider in a child process on 127.0.0.1 (the same 
 replies, through the real client: JSON encoding, a loopback request and the parse).
 
 "On" is `agentc.tracing.instrument` with an SDK `TracerProvider`, a `BatchSpanProcessor`
-(the exporter the CLI uses) and, behind it, agentc's JSONL file exporter (`--exporter
+(the processor the CLI uses) and, behind it, agentc's JSONL file exporter (`--exporter
 jsonl`, the default) or the OTLP/HTTP exporter posting to a receiver on 127.0.0.1 in a
-child process (`--exporter otlp`). The batch processor's export thread runs during the
-timed runs, so its share of the CPU is counted. Off and on batches are interleaved, so a
-change in machine load hits both; the ratio is the median of the ratios of adjacent batch
-pairs (target: at most 1.05). Contents stay off, as they are by default.
+child process (`--exporter otlp`). Each traced batch ends with a flush of the processor,
+inside the timing, so a batch pays for exporting all of its own spans (the export thread's
+CPU is counted, and none of it spills into the next batch).
 
-Run: `python bench/trace_bench.py [--runs N] [--batches N] [--exporter jsonl|otlp] [--wire]`.
+"Floor" is what OpenTelemetry's SDK costs for the same spans without agentc: a bare loop
+that starts and ends spans of the same names, kinds, parents and attributes (copied from
+one traced run) through the same kind of provider, processor and exporter, flushed the same
+way. Run in a tight loop, the SDK's code stays in the CPU's caches; between a run's other
+work it costs more, so "floor in a run" times a plain run followed by those bare spans,
+less the plain run. `on - off - floor in a run` is what agentc itself adds: the runtime's
+call events, the recorder, building the attributes. All sides' batches are interleaved,
+so a change in machine load hits them alike; ratios are medians of the ratios within each
+round; times are given by the wall clock and by the process's CPU time (all threads).
+Contents stay off, as they are by default. Target: on/off at most 1.05.
+
+`--parts` adds two sides that split agentc's own share: "events", the runtime's `events`
+stream turned on as tracing turns it on, read by a sink that does nothing (the runtime's
+part); "no-op", the whole recorder on OpenTelemetry's no-op tracer (the runtime's and the
+recorder's part, without the SDK).
+
+Run: `python bench/trace_bench.py [--runs N] [--batches N] [--exporter jsonl|otlp] [--wire]
+[--parts]`.
 Needs the `otel` extra (`pip install -e '.[otel]'`).
 """
 
@@ -91,38 +107,185 @@ def wire_agent(runs: int) -> tuple[str, subprocess.Popen[str]]:
     return AGENT[:start] + f"  {model}\n" + AGENT[end:], server
 
 
-def graphs(
-    where: Path, exporter: str, agent: str = AGENT
-) -> tuple[Any, Any, Any, subprocess.Popen[str] | None]:
+def exporter_for(kind: str, where: Path) -> tuple[Any, subprocess.Popen[str] | None]:
+    if kind == "jsonl":
+        return JsonlSpanExporter(where / "spans.jsonl"), None
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+
+    receiver = subprocess.Popen([sys.executable, "-c", RECEIVER], stdout=subprocess.PIPE, text=True)
+    assert receiver.stdout is not None
+    port = int(receiver.stdout.readline())
+    return OTLPSpanExporter(endpoint=f"http://127.0.0.1:{port}/v1/traces"), receiver
+
+
+def batch_provider(exporter: Any) -> Any:
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
+    provider = TracerProvider()
+    provider.add_span_processor(BatchSpanProcessor(exporter))
+    return provider
+
+
+Times = dict[str, list[tuple[float, float]]]  # side → (wall, CPU) seconds a run, per batch
+
+
+Shape = tuple[str, int | None, Any, dict[str, Any], dict[str, Any]]
+
+
+def shapes(path: Path) -> list[Shape]:
+    """The spans one traced run makes, in the order they start: name, parent, kind, the
+    attributes it started with, and those set later (a reply's usage, the run's totals)."""
+    from opentelemetry.sdk.trace import SpanProcessor, TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    opening: dict[int, dict[str, Any]] = {}
+
+    class Opening(SpanProcessor):
+        def on_start(self, span: Any, parent_context: Any = None) -> None:
+            opening[span.context.span_id] = dict(span.attributes or {})
+
+    memory, provider = InMemorySpanExporter(), TracerProvider()
+    provider.add_span_processor(Opening())
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    instrument(agentc.load_agent(path), tracer_provider=provider).invoke(INPUT)
+    spans = sorted(memory.get_finished_spans(), key=lambda s: s.start_time or 0)
+    index = {s.context.span_id: i for i, s in enumerate(spans) if s.context is not None}
+    out: list[Shape] = []
+    for s in spans:
+        first = opening[s.context.span_id] if s.context is not None else {}
+        later = {k: v for k, v in (s.attributes or {}).items() if k not in first}
+        out.append((s.name, index[s.parent.span_id] if s.parent else None, s.kind, first, later))
+    return out
+
+
+class Floor:
+    """The SDK alone: the same spans, started and ended in a bare loop, each given its
+    attributes when agentc gives them (at the start, and before the end)."""
+
+    def __init__(self, provider: Any, spans: list[Shape]):
+        from opentelemetry import trace
+
+        self.provider, self.spans, self.trace = provider, spans, trace
+        self.tracer = provider.get_tracer("agentc")
+
+    def invoke(self, _: Any) -> None:
+        started: list[Any] = []
+        contexts: dict[int, Any] = {}
+        for name, parent, kind, attrs, _later in self.spans:
+            context = None
+            if parent is not None:
+                context = contexts.get(parent)
+                if context is None:
+                    context = contexts[parent] = self.trace.set_span_in_context(started[parent])
+            started.append(self.tracer.start_span(name, context, kind, attrs))
+        for span, shape in zip(reversed(started), reversed(self.spans), strict=True):
+            if shape[4]:
+                span.set_attributes(shape[4])
+            span.end()
+
+
+class RunThenFloor:
+    """A plain run, then the floor's spans: the SDK's cost between a run's other work."""
+
+    def __init__(self, plain: Any, floor: Floor) -> None:
+        self.plain, self.floor = plain, floor
+
+    def invoke(self, value: Any) -> None:
+        self.plain.invoke(value)
+        self.floor.invoke(value)
+
+
+class EventsOnly:
+    """An observer that turns the `events` stream on, as tracing does, and reads nothing."""
+
+    async def observe(self, value: Any, spec: Any, run: Any) -> Any:
+        from dataclasses import replace
+
+        from agentc.tracing.traced import CALLS
+
+        return await run(replace(spec, modes=spec.modes | CALLS, sink=lambda event: None))
+
+
+def parts(path: Path) -> dict[str, tuple[Any, Any]]:
+    from opentelemetry.trace import NoOpTracerProvider
+
+    events = agentc.load_agent(path)
+    events.observer = EventsOnly()
+    noop = instrument(agentc.load_agent(path), tracer_provider=NoOpTracerProvider())
+    return {"events": (events, None), "no-op": (noop, None)}
+
+
+def batch(graph: Any, runs: int, provider: Any = None) -> tuple[float, float]:
+    """Wall and CPU seconds a run (a traced batch's export flushed inside the timing)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(runs):
+        graph.invoke(INPUT)
+    if provider is not None:
+        provider.force_flush()
+    return (time.perf_counter() - wall) / runs, (time.process_time() - cpu) / runs
+
+
+def measure(where: Path, args: argparse.Namespace, agent: str) -> Times:
     (where / "bench_tools.py").write_text(TOOLS)
     (where / "bench.agent").write_text(agent)
     plain = agentc.load_agent(where / "bench.agent")
-    receiver = None
-    if exporter == "otlp":
-        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-
-        receiver = subprocess.Popen(
-            [sys.executable, "-c", RECEIVER], stdout=subprocess.PIPE, text=True
-        )
-        assert receiver.stdout is not None
-        port = int(receiver.stdout.readline())
-        out: Any = OTLPSpanExporter(endpoint=f"http://127.0.0.1:{port}/v1/traces")
-    else:
-        out = JsonlSpanExporter(where / "spans.jsonl")
-    provider = TracerProvider()
-    provider.add_span_processor(BatchSpanProcessor(out))
+    exporter, receiver = exporter_for(args.exporter, where)
+    floor_exporter, floor_receiver = exporter_for(args.exporter, where / "floor")
+    provider, floor_provider = batch_provider(exporter), batch_provider(floor_exporter)
     traced = instrument(agentc.load_agent(where / "bench.agent"), tracer_provider=provider)
-    return plain, traced, provider, receiver
+    floor = Floor(floor_provider, shapes(where / "bench.agent"))
+    sides = {"off": (plain, None), "on": (traced, provider), "floor": (floor, floor_provider)}
+    sides["in run"] = (RunThenFloor(plain, floor), floor_provider)
+    if args.parts:
+        sides.update(parts(where / "bench.agent"))
+    times: dict[str, list[tuple[float, float]]] = {side: [] for side in sides}
+    try:
+        assert plain.invoke(INPUT)["messages"][-1].text == traced.invoke(INPUT)["messages"][-1].text
+        for graph, flush in sides.values():  # warm-up: imports, inline learning
+            batch(graph, 20, flush)
+        for _ in range(args.batches):
+            for side, (graph, flush) in sides.items():
+                times[side].append(batch(graph, args.runs, flush))
+    finally:
+        for p in (provider, floor_provider):
+            p.shutdown()
+        for child in (receiver, floor_receiver):
+            if child is not None:
+                child.kill()
+    return times
 
 
-def batch(graph: Any, runs: int) -> float:
-    start = time.perf_counter()
-    for _ in range(runs):
-        graph.invoke(INPUT)
-    return (time.perf_counter() - start) / runs
+def over(rounds: list[dict[str, tuple[float, float]]], i: int, side: str, less: str) -> float:
+    """The median, over the rounds, of a side's time above another's."""
+    return statistics.median(r[side][i] - r[less][i] for r in rounds)
+
+
+def report(times: Times, spans: int) -> None:
+    rounds = [dict(zip(times, r, strict=True)) for r in zip(*times.values(), strict=True)]
+    for clock, i in (("wall", 0), ("CPU", 1)):
+        off, on = (statistics.median(t[i] for t in times[side]) for side in ("off", "on"))
+        floor = statistics.median(t[i] for t in times["floor"])
+        ratio = statistics.median(r["on"][i] / r["off"][i] for r in rounds)
+        floor_ratio = statistics.median((r["off"][i] + r["floor"][i]) / r["off"][i] for r in rounds)
+        in_run, ours = over(rounds, i, "in run", "off"), over(rounds, i, "on", "in run")
+        rows = [
+            f"  by {clock} clock",
+            f"    tracing off        {off * 1e6:7.0f} µs/run",
+            f"    tracing on         {on * 1e6:7.0f} µs/run   on/off {ratio:.3f} (target ≤ 1.05)",
+            f"    SDK floor          {floor * 1e6:7.0f} µs/run   (off + it)/off {floor_ratio:.3f}",
+            f"    SDK floor in a run {in_run * 1e6:7.0f} µs/run   "
+            f"(off + it)/off {1 + in_run / off:.3f}",
+            f"    agentc's own       {ours * 1e6:7.0f} µs/run   "
+            f"({ours * 1e6 / spans:.1f} µs a span)",
+        ]
+        for side, says in (("events", "the runtime's events"), ("no-op", "+ the recorder")):
+            if side in times:
+                rows.append(
+                    f"      {says:21} {over(rounds, i, side, 'off') * 1e6:6.0f} µs/run above off"
+                )
+        print("\n".join(rows))
 
 
 def main() -> int:
@@ -131,38 +294,23 @@ def main() -> int:
     parser.add_argument("--batches", type=int, default=9, help="batches per side")
     parser.add_argument("--exporter", choices=("jsonl", "otlp"), default="jsonl")
     parser.add_argument("--wire", action="store_true", help="an OpenAI model over loopback HTTP")
+    parser.add_argument("--parts", action="store_true", help="split agentc's own share")
     args = parser.parse_args()
     server = None
     agent = AGENT
     if args.wire:
-        agent, server = wire_agent(2 * (args.runs * args.batches + 20) + 2)
-    with tempfile.TemporaryDirectory() as tmp:
-        plain, traced, provider, receiver = graphs(Path(tmp), args.exporter, agent)
-        try:
-            assert (
-                plain.invoke(INPUT)["messages"][-1].text
-                == traced.invoke(INPUT)["messages"][-1].text
-            )
-            batch(plain, 20), batch(traced, 20)  # warm-up: imports, inline learning
-            pairs = []
-            for _ in range(args.batches):
-                off, on = batch(plain, args.runs), batch(traced, args.runs)
-                pairs.append((off, on))
-            provider.force_flush()
-        finally:
-            provider.shutdown()
-            for child in (receiver, server):
-                if child is not None:
-                    child.kill()
-    off = statistics.median(p[0] for p in pairs)
-    on = statistics.median(p[1] for p in pairs)
-    ratio = statistics.median(p[1] / p[0] for p in pairs)
+        calling = 5 if args.parts else 3  # the sides whose runs call the model
+        agent, server = wire_agent(calling * (args.runs * args.batches + 20) + 10)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            times = measure(Path(tmp), args, agent)
+    finally:
+        if server is not None:
+            server.kill()
     spans = 4  # run, 2 chats, 1 tool call
     model = "OpenAI wire on loopback" if args.wire else "instant scripted model"
     print(f"round trip, {model} ({spans} spans a run, {args.exporter} exporter, batch processor)")
-    print(f"  tracing off  {off * 1e6:8.0f} µs/run")
-    print(f"  tracing on   {on * 1e6:8.0f} µs/run   (+{(on - off) * 1e6 / spans:.0f} µs a span)")
-    print(f"  ratio on/off {ratio:8.3f}   (target ≤ 1.05)")
+    report(times, spans)
     return 0
 
 

@@ -23,7 +23,7 @@ from starlette.routing import Route
 
 from agentc.studio import mount as studio_page
 
-from . import routes_meta, routes_runs, routes_threads
+from . import routes_meta, routes_runs, routes_studio, routes_threads
 from .assistants import Registry
 from .backends import DEFAULT_DB, Backends, open_backends
 from .engine import InProcessEngine
@@ -87,7 +87,11 @@ def build(options: ServeOptions) -> Server:
             backends.close()
 
     app = Starlette(
-        routes=[*(Route(op.path, op.handler, methods=[op.method]) for op in ops), studio_page()],
+        routes=[
+            *(Route(op.path, op.handler, methods=[op.method]) for op in ops),
+            *routes_studio.routes(ctx),
+            studio_page(),
+        ],
         middleware=_middleware(options),
         exception_handlers=HANDLERS,
         lifespan=lifespan,

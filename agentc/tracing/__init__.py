@@ -9,7 +9,8 @@ and sub-agents nested under the tool call that ran them (recorder.py). Contents 
 asked for, through the file's `pii` middleware (content.py).
 
 Input: nothing at import. Output: `instrument`, `uninstrument` (loaded on first use, with
-OpenTelemetry), `TraceSettings`, `parse_target`, `settings_from_env`, `JsonlSpanExporter`.
+OpenTelemetry), `TraceSettings`, `parse_target`, `settings_from_env`, `JsonlSpanExporter`;
+`ring.SpanRing`, the span processor that keeps recent runs' spans in memory for the studio.
 Invariants: importing this package imports nothing of OpenTelemetry nor the runtime.
 """
 

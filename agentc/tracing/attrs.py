@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from agentc.runtime.errors import AgentcRuntimeError
-from agentc.runtime.events import ModelEnd, ToolCallEvent
+from agentc.runtime.events import ModelEnd
 from agentc.stdlib.messages import AIMessage, UsageMetadata
 from agentc.stdlib.providers.errors import ProviderError
 
@@ -34,6 +34,7 @@ INPUT_TOKENS = "gen_ai.usage.input_tokens"
 OUTPUT_TOKENS = "gen_ai.usage.output_tokens"
 TTFC = "gen_ai.response.time_to_first_chunk"
 STREAM = "gen_ai.request.stream"
+TOOL_CALL_ID = "gen_ai.tool.call.id"
 
 # agentc's own
 SUPERSTEP = "agentc.superstep"
@@ -42,6 +43,7 @@ SEAT = "agentc.seat"
 SOURCE = "agentc.source"
 NODE = "agentc.node"
 PAUSED = "agentc.paused"
+RUN_ID = "agentc.run_id"
 
 # what the popular backends read to draw a span: (LangSmith, OpenInference/Phoenix, Langfuse)
 KINDS: dict[str, tuple[str, str, str]] = {
@@ -79,17 +81,28 @@ _PROVIDERS = {
 }
 
 
-def kind_hints(kind: str) -> Attrs:
-    langsmith, openinference, langfuse = KINDS[kind]
-    return {
+_HINTS: dict[str, Attrs] = {
+    kind: {
         "langsmith.span.kind": langsmith,
         "openinference.span.kind": openinference,
         "langfuse.observation.type": langfuse,
     }
+    for kind, (langsmith, openinference, langfuse) in KINDS.items()
+}
+
+
+def kind_hints(kind: str) -> Attrs:
+    """The backends' words for a span of this kind (one shared dict: copy, never change)."""
+    return _HINTS[kind]
 
 
 def provider_name(provider: str) -> str:
     return _PROVIDERS.get(provider, provider or "_OTHER")
+
+
+def provider_key(name: str) -> str:
+    """agentc's provider key of a `gen_ai.provider.name` (`provider_name` undone)."""
+    return next((key for key, value in _PROVIDERS.items() if value == name), name)
 
 
 def chat_request(model: str, provider: str, options: Mapping[str, Any], stream: bool) -> Attrs:
@@ -147,16 +160,14 @@ def usage(value: UsageMetadata | None) -> Attrs:
     return attrs
 
 
-def tool_call(event: ToolCallEvent, tool_type: str) -> Attrs:
-    attrs: Attrs = {
+def tool_call(tool: str, tool_type: str) -> Attrs:
+    """An `execute_tool` span's opening attributes (its call id is the recorder's)."""
+    return {
         OPERATION: "execute_tool",
-        "gen_ai.tool.name": event.tool,
+        "gen_ai.tool.name": tool,
         "gen_ai.tool.type": tool_type,
         **kind_hints("execute_tool"),
     }
-    if event.call_id:
-        attrs["gen_ai.tool.call.id"] = event.call_id
-    return attrs
 
 
 def error_type(exc: BaseException) -> str:
@@ -164,7 +175,3 @@ def error_type(exc: BaseException) -> str:
     if isinstance(exc, (AgentcRuntimeError, ProviderError)) and exc.code:
         return exc.code
     return type(exc).__qualname__
-
-
-def task_place(step: int, node: str) -> Attrs:
-    return {SUPERSTEP: step, NODE: node}

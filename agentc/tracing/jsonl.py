@@ -5,7 +5,8 @@ Output: lines of `{"name", "trace_id", "span_id", "parent_span_id", "kind", "sta
 "end_ns", "status", "status_description", "attributes", "events", "resource", "scope"}`
 (ids in lower-case hex, as OTLP/JSON writes them). Invariants: one `write` per batch under a
 lock, so lines of concurrent batches never interleave; the file is opened for appending, so
-several runs may share one file.
+several runs may share one file; the resource and scope are encoded once per batch, as
+every span of a provider shares them.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import Any
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+
 
 class JsonlSpanExporter(SpanExporter):
     def __init__(self, path: str | Path) -> None:
@@ -28,7 +31,7 @@ class JsonlSpanExporter(SpanExporter):
         self._file = self.path.open("a", encoding="utf-8")
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
-        text = "".join(json.dumps(span_dict(s), ensure_ascii=False) + "\n" for s in spans)
+        text = "".join(lines(spans))
         with self._lock:
             if self._file.closed:
                 return SpanExportResult.FAILURE
@@ -44,9 +47,32 @@ class JsonlSpanExporter(SpanExporter):
         return True
 
 
+def lines(spans: Sequence[ReadableSpan]) -> list[str]:
+    """One line per span; the resource and scope, the same for a provider's every span,
+    encoded once per batch."""
+    tails: dict[tuple[int, int], str] = {}
+    out = []
+    for span in spans:
+        key = (id(span.resource), id(span.instrumentation_scope))
+        tail = tails.get(key)
+        if tail is None:
+            tail = tails[key] = _tail(span)
+        out.append(_encode(own_dict(span))[:-1] + tail)
+    return out
+
+
 def span_dict(span: ReadableSpan) -> dict[str, Any]:
+    """What one line holds."""
+    scope = span.instrumentation_scope
+    resource = {"resource": dict(span.resource.attributes)}
+    return {**own_dict(span), **resource, "scope": scope.name if scope else None}
+
+
+def own_dict(span: ReadableSpan) -> dict[str, Any]:
+    """A line but its resource and scope."""
     ctx = span.get_span_context()
     parent = span.parent
+    status = span.status
     return {
         "name": span.name,
         "trace_id": f"{ctx.trace_id:032x}" if ctx is not None else None,
@@ -55,13 +81,17 @@ def span_dict(span: ReadableSpan) -> dict[str, Any]:
         "kind": span.kind.name,
         "start_ns": span.start_time,
         "end_ns": span.end_time,
-        "status": span.status.status_code.name,
-        "status_description": span.status.description,
+        "status": status.status_code.name,
+        "status_description": status.description,
         "attributes": dict(span.attributes or {}),
         "events": [
             {"name": e.name, "time_ns": e.timestamp, "attributes": dict(e.attributes or {})}
             for e in span.events
         ],
-        "resource": dict(span.resource.attributes),
-        "scope": span.instrumentation_scope.name if span.instrumentation_scope else None,
     }
+
+
+def _tail(span: ReadableSpan) -> str:
+    scope = span.instrumentation_scope
+    resource = _encode(dict(span.resource.attributes))
+    return f', "resource": {resource}, "scope": {_encode(scope.name if scope else None)}}}\n'

@@ -7,9 +7,11 @@ when contents are on, a `Redactor`. Output: OpenTelemetry spans — `invoke_agen
 call, `execute_tool {tool}` per tool call, a span per middleware hook node (and per node
 of a graph block), and an `invoke_agent` span for each sub-agent, nested under the tool
 call (or node) that ran it. Invariants: parents are passed explicitly (events arrive from
-worker threads too, so nothing relies on the ambient context); one lock guards the maps;
-every span this recorder starts is ended when the run ends, however it ends (a pause leaves
-`agentc.paused`, a failure the run's `error.type`).
+worker threads too, so nothing relies on the ambient context), each parent's context made
+once; one lock guards the maps; a span's constant attributes come from `Templates`, built
+once per construct, and only what varies is added per span; every span this recorder starts
+is ended when the run ends, however it ends (a pause leaves `agentc.paused`, a failure the
+run's `error.type`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from opentelemetry import trace
+from opentelemetry.context import Context
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode, Tracer
 
 import agentc.ir as ir
@@ -41,6 +44,7 @@ from . import attrs as a
 from . import content
 from .content import Redactor
 from .facts import GraphFacts, ProgramFacts
+from .templates import Templates
 
 Sink = Callable[[Any], None]
 
@@ -53,6 +57,7 @@ class RunInfo:
     thread: str | None
     streaming: bool  # the caller streams `messages`: model calls stream (time to first chunk)
     redactor: Redactor | None  # None: no contents on spans
+    run_id: str | None = None  # the caller's id of the run (`metadata.run_id`: agentc serve)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +74,14 @@ class _Child:
 
 
 class RunRecorder:
-    def __init__(self, tracer: Tracer, program: ProgramFacts, info: RunInfo) -> None:
-        self.tracer, self.program, self.info = tracer, program, info
+    def __init__(
+        self, tracer: Tracer, program: ProgramFacts, info: RunInfo, templates: Templates
+    ) -> None:
+        self.tracer, self.program, self.info, self.templates = tracer, program, info, templates
         self.lock = threading.Lock()
         self.root: Span = trace.INVALID_SPAN
+        self.root_context = Context()
+        self.contexts: dict[Span, Context] = {}  # a parent span → the context naming it
         self.tasks: dict[str, Span] = {}  # top-level task id → its node span
         self.calls: dict[str, Span] = {}  # run_id → chat / execute_tool span
         self.tool_tasks: dict[tuple[str, str, str], _Tool] = {}  # (ns, node, task) → its call
@@ -85,22 +94,18 @@ class RunRecorder:
 
     def start(self, value: Any) -> Span:
         g = self.info.graph
-        op = g.operation
-        attrs: a.Attrs = {a.OPERATION: op, a.AGENT_NAME: g.name, **a.kind_hints(op)}
-        if not g.is_agent:
-            attrs[a.WORKFLOW_NAME] = g.name
-        if g.model is not None:
-            attrs[a.PROVIDER] = a.provider_name(g.model.provider)
-            attrs[a.REQUEST_MODEL] = g.model.name or g.model.spec
+        attrs = self.templates.run(g)
         if self.info.thread is not None:
             attrs[a.CONVERSATION] = attrs["session.id"] = self.info.thread
-        if g.source:
-            attrs[a.SOURCE] = g.source
+        if self.info.run_id is not None:
+            attrs[a.RUN_ID] = self.info.run_id
         if not isinstance(value, (dict, type(None))):
             attrs["agentc.resumed"] = True
         elif self.info.redactor is not None and value:
             attrs.update(_run_input(value, self.info.redactor))
         self.root = self.tracer.start_span(f"{g.operation} {g.name}", attributes=attrs)
+        # the caller's context (baggage and all) with the run's span in it
+        self.root_context = self.contexts[self.root] = trace.set_span_in_context(self.root)
         return self.root
 
     def tee(self, sink: Sink | None, modes: frozenset[Any]) -> Sink:
@@ -134,14 +139,19 @@ class RunRecorder:
 
     def _end_root(self) -> None:
         inp, out = self.tokens
-        if inp or out:
-            self.root.set_attributes({a.INPUT_TOKENS: inp, a.OUTPUT_TOKENS: out})
+        last: a.Attrs = {a.INPUT_TOKENS: inp, a.OUTPUT_TOKENS: out} if inp or out else {}
         if self.checkpoint is not None:
-            self.root.set_attribute(a.CHECKPOINT, self.checkpoint)
+            last[a.CHECKPOINT] = self.checkpoint
+        if last:
+            self.root.set_attributes(last)
         self.root.end()
 
     def _close_all(self, exc: BaseException | None, paused: bool) -> None:
         """Spans still open when the run ends: a call a pause cut short, a failed step."""
+        if not (self.calls or self.tasks or self.children):
+            self.tool_tasks.clear()
+            self.contexts.clear()
+            return
         leftover = [*self.calls.values(), *self.tasks.values()]
         leftover += [c.span for c in reversed(self.children.values())]
         for span in leftover:
@@ -150,37 +160,21 @@ class RunRecorder:
             elif paused:
                 span.set_attribute(a.PAUSED, True)
             span.end()
-        for table in (self.calls, self.tasks, self.children, self.tool_tasks):
+        for table in (self.calls, self.tasks, self.children, self.tool_tasks, self.contexts):
             table.clear()
 
     # ---- events
 
     def on(self, event: Any) -> None:
-        with self.lock:
-            if isinstance(event, ModelStart):
-                self._model_start(event)
-            elif isinstance(event, (ModelEnd, ModelError)):
-                self._model_end(event)
-            elif isinstance(event, ToolStart):
-                self._tool_start(event)
-            elif isinstance(event, (ToolEnd, ToolError)):
-                self._tool_end(event)
-            elif isinstance(event, DebugEvent):
-                self._debug(event)
-            elif isinstance(event, MessagesEvent) and self.first:
-                self._chunk(event)
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            with self.lock:
+                handler(self, event)
 
     def _model_start(self, e: ModelStart) -> None:
-        facts = self._facts(e.ns)
-        declared = facts.declared_options(e.node, e.model, e.provider) if facts else {}
-        options = {**declared, **e.options}  # the call's own (`bind(stop=…)`) win
-        attrs = a.chat_request(e.model, e.provider, options, self.info.streaming)
-        attrs.update(self._place(e.step, e.node, e.ns))
-        if self.info.thread is not None:
-            attrs[a.CONVERSATION] = self.info.thread
-        source = facts.model_source(e.node) if facts is not None else None
-        if source:
-            attrs[a.SOURCE] = source
+        call = (e.node, e.model, e.provider)
+        attrs = self.templates.chat(self._facts(e.ns), call, e.options, self.info.streaming)
+        self._place(attrs, e.step, e.node, e.ns)
         if self.info.redactor is not None:
             attrs.update(content.chat_input(e.messages, self.info.redactor))
         parent = self._parent(e.ns, e.node, e.task_id)
@@ -206,18 +200,18 @@ class RunRecorder:
         span.end()
 
     def _chunk(self, e: MessagesEvent) -> None:
+        if not self.first:
+            return
         waiting = self.first.pop((e.ns, e.node, e.step), None)
         if waiting is not None:
             span, began = waiting
             span.set_attribute(a.TTFC, (time.monotonic_ns() - began) / 1e9)
 
     def _tool_start(self, e: ToolStart) -> None:
-        facts = self._facts(e.ns)
-        tool = facts.tools.get(e.tool) if facts is not None else None
-        attrs = a.tool_call(e, tool.kind if tool is not None else "function")
-        attrs.update(self._place(e.step, e.node, e.ns))
-        if tool is not None and tool.source:
-            attrs[a.SOURCE] = tool.source
+        attrs = self.templates.tool(self._facts(e.ns), e.tool)
+        if e.call_id:
+            attrs[a.TOOL_CALL_ID] = e.call_id
+        self._place(attrs, e.step, e.node, e.ns)
         if self.info.redactor is not None:
             attrs.update(content.tool_input(e.input, self.info.redactor))
         span = self._start(f"execute_tool {e.tool}", self._parent(e.ns, e.node, e.task_id), attrs)
@@ -258,15 +252,10 @@ class RunRecorder:
         """A span for a middleware hook node, and for each node of a graph block (an
         agent's model and tools nodes are told by their calls' spans instead)."""
         g = self.info.graph
-        hook = g.hooks.get(node)
-        if node == ir.START or (g.is_agent and hook is None):
+        if node == ir.START or (g.is_agent and node not in g.hooks):
             return
-        attrs: a.Attrs = {**a.kind_hints("node"), **self._place(step, node, "")}
-        source = hook.source if hook is not None else g.node_source(node)
-        if source:
-            attrs[a.SOURCE] = source
-        if hook is not None and hook.seats:
-            attrs[a.SEAT] = ",".join(hook.seats)  # the seats this middleware decides
+        attrs = self.templates.node(g, node)
+        self._place(attrs, step, node, "")
         self.tasks[task_id] = self._start(node, self.root, attrs)
 
     # ---- parents
@@ -332,14 +321,23 @@ class RunRecorder:
     def _start(
         self, name: str, parent: Span, attrs: a.Attrs, kind: SpanKind = SpanKind.INTERNAL
     ) -> Span:
-        context = trace.set_span_in_context(parent)
+        context = self.contexts.get(parent)
+        if context is None:
+            context = self._context(parent)
         return self.tracer.start_span(name, context=context, kind=kind, attributes=attrs)
 
-    def _place(self, step: int, node: str, ns: str) -> a.Attrs:
-        place = a.task_place(step, node)
+    def _context(self, parent: Span) -> Context:
+        context = self.contexts[parent] = trace.set_span_in_context(parent, Context())
+        return context
+
+    def _place(self, attrs: a.Attrs, step: int, node: str, ns: str) -> None:
+        """What a call or node span adds to its template: where in the run it is."""
+        attrs[a.SUPERSTEP] = step
+        attrs[a.NODE] = node
         if not ns and self.checkpoint is not None:
-            place[a.CHECKPOINT] = self.checkpoint  # the checkpoint this step started from
-        return place
+            attrs[a.CHECKPOINT] = self.checkpoint  # the checkpoint this step started from
+        if self.info.thread is not None:
+            attrs[a.CONVERSATION] = self.info.thread
 
     def _error(self, span: Span, exc: BaseException) -> None:
         span.set_attribute(a.ERROR_TYPE, a.error_type(exc))
@@ -362,3 +360,15 @@ def _run_output(values: dict[str, Any], r: Redactor) -> a.Attrs:
     if isinstance(messages, list) and messages and isinstance(messages[-1], BaseMessage):
         return {"output.value": r.text(messages[-1].text)}
     return {"output.value": r.dumps(values), "output.mime_type": "application/json"}
+
+
+_HANDLERS: dict[type, Callable[[RunRecorder, Any], None]] = {
+    ModelStart: RunRecorder._model_start,
+    ModelEnd: RunRecorder._model_end,
+    ModelError: RunRecorder._model_end,
+    ToolStart: RunRecorder._tool_start,
+    ToolEnd: RunRecorder._tool_end,
+    ToolError: RunRecorder._tool_end,
+    DebugEvent: RunRecorder._debug,
+    MessagesEvent: RunRecorder._chunk,
+}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from opentelemetry import trace
+from opentelemetry import context, trace
 from opentelemetry.trace import Tracer, TracerProvider
 
 from agentc.runtime.compiled import CompiledGraph
@@ -28,6 +28,7 @@ from .config import content_wanted
 from .content import Redactor
 from .facts import ProgramFacts
 from .recorder import RunInfo, RunRecorder
+from .templates import Templates
 
 CALLS = frozenset({StreamMode.EVENTS})
 # `debug` too where it tells something: hook and node spans, and checkpoint ids
@@ -46,20 +47,25 @@ class Tracing:
         self.facts = facts
         self.redactor = Redactor.of(compiled) if content else None
         self.steps = bool(facts.hooks) or not facts.is_agent  # spans of their own
+        self.templates = Templates()  # shared by every run of the graph
 
     async def observe(self, value: Any, spec: RunSpec, run: RunFn) -> Outcome:
         streaming = StreamMode.MESSAGES in spec.modes
-        info = RunInfo(self.facts, spec.config.thread_id, streaming, self.redactor)
-        recorder = RunRecorder(self.tracer, self.program, info)
-        root = recorder.start(value)
+        run_id = spec.config.metadata.get("run_id")
+        run_id = run_id if isinstance(run_id, str) else None
+        info = RunInfo(self.facts, spec.config.thread_id, streaming, self.redactor, run_id)
+        recorder = RunRecorder(self.tracer, self.program, info, self.templates)
+        recorder.start(value)
         wanted = STEPS if self.steps or spec.checkpointer is not None else CALLS
         watched = replace(spec, modes=spec.modes | wanted, sink=recorder.tee(spec.sink, spec.modes))
+        token = context.attach(recorder.root_context)  # spans the run's code makes nest under it
         try:
-            with trace.use_span(root, end_on_exit=False, record_exception=False):
-                outcome = await run(watched)
+            outcome = await run(watched)
         except BaseException as exc:
             recorder.fail(exc)
             raise
+        finally:
+            context.detach(token)
         recorder.done(outcome.values, outcome.paused)
         return outcome
 

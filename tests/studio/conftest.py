@@ -6,6 +6,8 @@ one test (its scripted model keeps a count of its replies, so every test gets a 
 server and the first reply again) and stops it after. `browser_page` is a page of a
 Chromium launched from `/usr/bin/chromium`; the tests skip, saying so, when Playwright or
 Chromium is not installed. Screenshots go to `$AGENTC_ARTIFACTS/studio/` (default `tmp/`).
+`counting` is the studio on `COUNTING`, an agent whose scripted model reports token usage
+and whose tool runs without a review (for the trace panel).
 """
 
 from __future__ import annotations
@@ -31,6 +33,21 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "human_review.agent"
 CHROMIUM = Path("/usr/bin/chromium")
 READY_S = 60.0  # hang guard: a server that has not answered /ok by then failed
+COUNTING = """agentc 1
+use "./tools.py" as tools
+
+agent counting {
+  model "scripted" {
+    replies: [
+      { tool_calls: [{ name: "add", args: { a: 2, b: 3 }, id: "c1" }],
+        usage: { input_tokens: 12, output_tokens: 3 } },
+      { content: "The answer is 5.", usage: { input_tokens: 20, output_tokens: 4 } },
+    ],
+  }
+  tools [tools.add]
+  checkpoint memory
+}
+"""
 
 
 @dataclass(frozen=True)
@@ -79,13 +96,15 @@ def _wait_ready(proc: subprocess.Popen[bytes], studio: Studio) -> None:
         time.sleep(0.2)
 
 
-def start(workdir: Path, command: str) -> tuple[subprocess.Popen[bytes], Studio]:
-    """`agentc COMMAND examples/human_review.agent` on a free port, answering /ok."""
+def start(
+    workdir: Path, command: str, file: Path = EXAMPLE
+) -> tuple[subprocess.Popen[bytes], Studio]:
+    """`agentc COMMAND FILE` (examples/human_review.agent) on a free port, answering /ok."""
     pytest.importorskip("starlette", reason="agentc studio needs starlette (the serve extra)")
     pytest.importorskip("uvicorn", reason="agentc studio needs uvicorn (the serve extra)")
     port = _free_port()
     log = workdir / f"{command}.log"
-    argv = [sys.executable, "-m", "agentc", command, str(EXAMPLE), "--port", str(port)]
+    argv = [sys.executable, "-m", "agentc", command, str(file), "--port", str(port)]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     with log.open("wb") as out:
@@ -109,6 +128,19 @@ def start(workdir: Path, command: str) -> tuple[subprocess.Popen[bytes], Studio]
 @pytest.fixture
 def studio(tmp_path: Path) -> Iterator[Studio]:
     proc, info = start(tmp_path, "studio")
+    try:
+        yield info
+    finally:
+        _stop(proc)
+
+
+@pytest.fixture
+def counting(tmp_path: Path) -> Iterator[Studio]:
+    """The studio on `COUNTING` (its tools are the examples' own)."""
+    (tmp_path / "tools.py").write_text((ROOT / "examples" / "tools.py").read_text())
+    file = tmp_path / "counting.agent"
+    file.write_text(COUNTING)
+    proc, info = start(tmp_path, "studio", file)
     try:
         yield info
     finally:

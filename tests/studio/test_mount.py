@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 from conftest import Studio
 
-PAGE_FILES = ("index.html", "studio.js", "studio.css")
+PAGE_FILES = ("index.html", "studio.js", "studio.css", "panels.js")
 
 
 def test_agentc_studio_prints_the_page_address_and_serves_it(studio: Studio) -> None:
@@ -27,5 +27,6 @@ def test_agentc_serve_serves_the_page_at_studio_with_its_script_and_style(
         kinds = {name: client.get(f"/studio/{name}") for name in PAGE_FILES[1:]}
         assert kinds["studio.js"].headers["content-type"].startswith("text/javascript")
         assert kinds["studio.css"].headers["content-type"].startswith("text/css")
+        assert kinds["panels.js"].headers["content-type"].startswith("text/javascript")
         # the API is still there beside it
         assert client.get("/assistants/careful").json()["graph_id"] == "careful"

@@ -1,6 +1,8 @@
 // agentc studio: one page over the Agent Server API (assistants, threads, runs/stream).
 // It talks to nothing else, so it works against any server that speaks that API:
 // `?api=URL` points it at another one (that server must allow this page's origin).
+// The decision map and the traces come from agentc serve's own /studio/api/ routes; a
+// server without them still gets the rest of the page.
 // Every text from the server goes in with textContent or createTextNode, never innerHTML.
 "use strict";
 
@@ -236,6 +238,8 @@ function onEvent(ev) {
   } else if (mode === "values" && d && typeof d === "object") {
     $("live").replaceChildren();
     if (Array.isArray(d.messages)) showMessages(d.messages);
+  } else if (mode === "metadata" && d && d.run_id) {
+    ui.run = d.run_id; // the trace panel opens this run's spans when it ends
   } else if (mode === "error") {
     return d && typeof d === "object" ? [d.error, d.message].filter(Boolean).join(": ") : String(d || "the run failed");
   }
@@ -341,6 +345,7 @@ async function refreshThread() {
   const stamp = state.checkpoint && state.checkpoint.checkpoint_id;
   await showHistory(stamp);
   if (!ui.busy) listThreads().catch(() => {});
+  if (!ui.busy) showRuns(ui.run).catch((err) => { $("trace-note").textContent = err.message; });
 }
 
 function changedKeys(step, parent) {
@@ -411,12 +416,16 @@ async function saveAndContinue(step, raw) {
 async function chooseAssistant(a) {
   ui.assistant = a;
   ui.thread = null;
+  $("trace").replaceChildren();
   drawGraph(await api("GET", `/assistants/${a.assistant_id}/graph`));
+  showDecisions(a).catch((err) => status(String(err.message || err), true));
   await listThreads();
 }
 
 async function main() {
   const found = await api("POST", "/assistants/search", { limit: 100 });
+  await api("GET", "/studio/api/tracing").then((t) => { ui.tracing = t.available; $("trace-note").textContent = t.available ? "" : t.note; },
+    () => { ui.tracing = false; $("trace-note").textContent = "not offered by this server"; });
   if (!found.length) { status("this server serves no agents", true); return; }
   const select = $("assistant");
   select.replaceChildren(...found.map((a) => el("option", { value: a.assistant_id }, a.graph_id)));

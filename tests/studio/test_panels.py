@@ -1,0 +1,69 @@
+"""The decision map beside the graph and the trace panel, in a real headless Chromium
+against a real `agentc studio` server: the map lists what the file decides (a tool held
+for a person's review), and after a run the trace panel shows its spans as a tree — the
+run, its model calls and its tool call — with their time and token counts."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Studio
+from playwright.sync_api import Page, expect
+from test_studio import ask_and_pause, open_studio, shot
+
+pytest.importorskip("opentelemetry.sdk", reason="the trace panel needs the otel extra")
+
+
+def test_the_decision_map_lists_the_files_decisions(studio: Studio, browser_page: Page) -> None:
+    page = browser_page
+    errors = open_studio(page, studio)
+    reviews = page.locator('#decisions li[data-topic="reviews"]')
+    expect(reviews).to_contain_text("held for a person's review: `add`")
+    expect(reviews).to_contain_text("17:36")  # the line and column that decide it
+    expect(page.locator('#decisions li[data-topic="model"]')).to_contain_text("`scripted`")
+    page.click("#decisions details.seats summary")
+    held = page.locator('#decisions li[data-seat="D9"]')
+    expect(held).to_be_visible()
+    expect(held.locator(".holder")).to_have_text("human")
+    expect(held).to_contain_text("Is this particular call held for someone to look at first?")
+    shot(page, "decisions")
+    assert errors == []
+
+
+def test_the_trace_panel_shows_the_runs_model_and_tool_spans_with_tokens(
+    counting: Studio, browser_page: Page
+) -> None:
+    page = browser_page
+    errors = open_studio(page, counting)
+    page.fill("#message", "what is 2+3?")
+    page.click("#send")
+    expect(page.locator("#status")).to_have_text("run finished")
+    run = page.locator("#trace details.run[open]")
+    expect(run).to_have_count(1)  # the run just made, opened
+    root = run.locator('details[data-span="invoke_agent counting"]')
+    expect(root).to_be_visible()
+    expect(root.locator("> summary .span-tokens")).to_have_text("32 in · 7 out tokens")
+    chats = root.locator('[data-span="chat scripted"] .span-tokens')
+    expect(chats).to_have_text(["12 in · 3 out tokens", "20 in · 4 out tokens"])
+    tool = root.locator('[data-span="execute_tool add"]')
+    expect(tool).to_have_count(1)
+    expect(tool.locator(".span-time")).to_contain_text(" ms")
+    shot(page, "trace")
+    root.locator("> summary").click()  # the tree folds
+    expect(tool).to_be_hidden()
+    assert errors == []
+
+
+def test_a_paused_run_and_its_resume_are_two_runs_in_the_trace_panel(
+    studio: Studio, browser_page: Page
+) -> None:
+    page = browser_page
+    errors = open_studio(page, studio)
+    ask_and_pause(page)
+    paused = page.locator("#trace details.run[open]")
+    expect(paused.locator('[data-span="human_review.after_model"]')).to_have_count(1)
+    page.click("#send-review")
+    expect(page.locator("#status")).to_have_text("run finished")
+    expect(page.locator("#trace details.run")).to_have_count(2)
+    resumed = page.locator("#trace details.run[open]")
+    expect(resumed.locator('[data-span="execute_tool add"]')).to_have_count(1)
+    assert errors == []
