@@ -1,4 +1,4 @@
-"""`agentc test [FILE|DIR…] [--update] [--junit FILE] [-k PATTERN]`: run behaviour tests.
+"""`agentc test [FILE|DIR…] [--update] [--junit FILE] [-k PATTERN] [--watch]`: run behaviour tests.
 
 Input: test files or folders (default: the current folder; a folder gives every
 `*.test.agent` under it). Output: each failure, located, then one summary line
@@ -33,6 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATTERN",
         help="only tests whose name contains PATTERN (or matches it as a glob)",
     )
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="test again, in a fresh process, each time a test file, the file it tests or "
+        "anything that uses is saved (Ctrl-C stops)",
+    )
 
 
 def selector(pattern: str | None) -> Callable[[str], bool] | None:
@@ -41,6 +47,18 @@ def selector(pattern: str | None) -> Callable[[str], bool] | None:
         return None
     low = pattern.lower()
     return lambda name: low in name.lower() or fnmatch.fnmatch(name.lower(), low)
+
+
+def watched(files: list[Path]) -> list[str]:
+    """Each test file and the file it tests (`x.test.agent` → `x.agent`): the roots whose
+    `use`d files are watched too."""
+    from .compiler.testblocks import tested_path
+
+    out: list[str] = []
+    for path in files:
+        target = tested_path(path.resolve())
+        out += [str(path)] + ([str(target)] if target is not None else [])
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,6 +72,10 @@ def run(args: argparse.Namespace) -> int:
     except MissingPath as exc:
         print(f"agentc test: {exc}", file=sys.stderr)
         return 2
+    if args.watch:  # agentc/watch.py; tests import the user's Python anew
+        from .watch import watch_command
+
+        return watch_command(args, run, watched(files), fresh_process=True)
     results = []
     for path in files:
         result = run_file(path, update=args.update, select=selector(args.pattern))

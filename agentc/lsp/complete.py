@@ -6,7 +6,8 @@ keywords for the block the cursor is in (file, agent, graph); middleware names i
 `middleware { }` and a middleware's parameters inside its `{ }`; node names after `edge`,
 `->`, `route`, `interrupt before`; channel names after `when`; the functions and classes of
 a `use`d Python module after `alias.`; model strings (`provider:name`, from the provider and
-model-profile tables) inside a model's string. The context is read from the raw text with
+model-profile tables) inside a model's string; in a `test` block its statements, what
+`expect` checks, `decide`'s answers and the matchers. The context is read from the raw text with
 the bracket scanner syntax errors use (`dsl.scan`), since the text may not parse.
 """
 
@@ -18,17 +19,19 @@ from functools import cache
 from lsprotocol import types as lsp
 
 from ..compiler.models import profiled_names, provider_table
+from ..compiler.testblocks import DECISIONS, MATCHERS, SUBJECTS
 from ..dsl import ast
 from ..dsl.scan import scan
 from . import python
 from .analysis import Analysis
 from .index import Kind
 
-TOP = ("agentc", "use", "schema", "agent", "graph", "middleware", "router", "template")
+TOP = ("agentc", "use", "schema", "agent", "graph", "middleware", "router", "template", "test")
 AGENT = ("model", "prompt", "tools", "output", "middleware", "state", "limits", "interrupt")
 AGENT += ("checkpoint",)
 GRAPH = ("state", "node", "edge", "route", "hook", "interrupt", "limits", "checkpoint")
 GRAPH += ("middleware", "output")
+TEST = ("agent", "model", "replay", "input", "decide", "expect")  # `test "…" { }`
 _K = lsp.CompletionItemKind
 
 _HEADER = re.compile(r"([A-Za-z_]\w*)(?:\s+([A-Za-z_]\w*))?\s*(?:\"[^\"\n]*\")?\s*$")
@@ -38,6 +41,9 @@ _NODE_SPOT = re.compile(
 )
 _WHEN = re.compile(r"\bwhen\s+(?:[^\n]*[\s(])?\w*$")
 _DOTTED = re.compile(r"([A-Za-z_]\w*)\.(\w*)$")
+_EXPECT = re.compile(r"^\s*expect\s+\w*$")
+_EXPECT_VALUE = re.compile(r"^\s*expect\s+\w+\s+(?:.*[\s(\[{,:])?\w*$")
+_DECIDE = re.compile(r"^\s*decide\s+\w*$")
 _MODEL_STRING = re.compile(r"(?:\bmodel\s*\(?\s*|\bmodel:\s*)\"[^\"]*$")
 
 
@@ -65,7 +71,25 @@ def complete(a: Analysis, offset: int) -> list[lsp.CompletionItem]:
     if _NODE_SPOT.search(before):
         nodes = [*a.index.names(Kind.NODE, scope), "START", "END"]
         return _items(nodes, _K.Function, "node")
-    return _in_block(a, text, offset, before)
+    in_test = _test_words(text, offset, before)
+    return in_test if in_test is not None else _in_block(a, text, offset, before)
+
+
+def _test_words(text: str, offset: int, before: str) -> list[lsp.CompletionItem] | None:
+    """Inside a `test` block: its statements, `expect`'s subjects and matchers, `decide`'s
+    answers; None elsewhere (the words are keywords only there)."""
+    braces = [o for o in scan(text, 0, offset).open_brackets if text[o] == "{"]
+    if not braces or _header(text, braces[0]) != ("test", None):
+        return None
+    if _EXPECT.search(before):
+        return _items(SUBJECTS, _K.Keyword, "expect")
+    if _DECIDE.search(before):
+        return _items(DECISIONS, _K.EnumMember, "decision")
+    if _EXPECT_VALUE.search(before):
+        return _items(MATCHERS, _K.Function, "matcher")
+    if len(braces) == 1 and re.fullmatch(r"\s*\w*", before):
+        return _items(TEST, _K.Keyword)
+    return []
 
 
 def _in_block(a: Analysis, text: str, offset: int, before: str) -> list[lsp.CompletionItem]:

@@ -50,6 +50,16 @@ KEYWORDS = {
     "by": "`route node by router` — names the router that picks the next node.",
     "START": "`START` — where every run of the graph begins.",
     "END": "`END` — where a run finishes.",
+    "test": '`test "name" { input … expect … }` — a behaviour test that `agentc test` runs '
+    "(in `NAME.test.agent`, beside the file it tests).",
+    "input": '`input "text"` or `input { channel: value }` — one turn of the test\'s run; a '
+    "second `input` continues the same conversation.",
+    "expect": "`expect answer|tools|tool|route|state|output|interrupt|usage VALUE` — what must "
+    "have happened since the last `input`; the test fails and points here otherwise.",
+    "decide": '`decide approve | edit(arg: value) | reject("why") | respond("…") | '
+    "resume(value)` — the answer to the review the run paused for.",
+    "replay": '`replay "run.jsonl"` — serve the test\'s model calls from a recorded cassette '
+    "(`agentc test --update` records it again).",
 }
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 

@@ -116,7 +116,27 @@ def document_symbols(a: Analysis) -> list[lsp.DocumentSymbol]:
         symbol = _top_symbol(a, item)
         if symbol is not None:
             out.append(symbol)
+    for test in a.module.tests if a.module is not None else ():
+        out.append(_test_symbol(a, test))
     return out
+
+
+def _test_symbol(a: Analysis, test: ast.TestDecl) -> lsp.DocumentSymbol:
+    """A `test "…"` block, its `expect` lines as children (the outline of a test file)."""
+    top = lsp.DocumentSymbol(
+        name=test.name.value,
+        kind=lsp.SymbolKind.Method,
+        range=span_range(a.source, test.span),
+        selection_range=span_range(a.source, test.name.span),
+        detail="test",
+        children=[],
+    )
+    top.children = [
+        _symbol(a, stmt.subject, stmt.span, lsp.SymbolKind.Event, "expect")
+        for stmt in test.body
+        if isinstance(stmt, ast.TestExpect)
+    ]
+    return top
 
 
 def _symbol(a: Analysis, name: ast.Name, whole: Span, kind: lsp.SymbolKind, detail: str):

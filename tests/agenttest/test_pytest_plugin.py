@@ -1,5 +1,6 @@
 """The pytest plugin: `*.test.agent` files collected, each test block an item, a failure
-shown as `agentc test` shows it. Run in a child pytest, as a user would run it."""
+shown as `agentc test` shows it. Run in a child pytest, as a user would run it (the
+installed `pytest11` entry point loads the plugin; nothing names it)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,7 @@ def _pytest(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
         [
             sys.executable,
             "-m",
-            "pytest",
-            "-p",
-            "agentc.agenttest.pytest_plugin",
+            "pytest",  # the plugin loads by its pytest11 entry point, as for any user
             "-p",
             "no:cacheprovider",
             "-o",

@@ -197,3 +197,24 @@ def test_the_watched_files_come_from_the_use_resolution(tmp_path: Path) -> None:
         "replies/boss.json",  # a reply file the compiled program names
         "later.py",
     }
+
+
+def test_agentc_test_runs_again_when_the_tested_file_or_its_tools_are_saved(
+    tmp_path: Path,
+) -> None:
+    calculator(tmp_path)
+    shutil.copy(ROOT / "examples" / "calculator.test.agent", tmp_path)
+    tools = tmp_path / "tools.py"
+    w = Watcher(tmp_path, "test", "--watch", "calculator.test.agent")
+    try:
+        first = w.until("-- watching 3 files")  # the test file, the file it tests, tools.py
+        assert any(line.endswith("passed in") or " passed in " in line for line in first)
+        assert not any(" failed" in line for line in first)
+        tools.write_text(tools.read_text().replace("return a + b", "return a + b + 100"))
+        again = w.until("-- watching")
+        assert again[0].startswith("-- tools.py changed: agentc test again")
+        assert any(" failed" in line for line in again)  # the tool's answer is now wrong
+    finally:
+        code = w.interrupt()
+    assert code == 0
+    assert not any("Traceback" in line for line in w.seen)

@@ -12,7 +12,7 @@ pytest.importorskip("lsprotocol", reason="lsprotocol is not installed")
 
 from lsprotocol import types as lsp  # noqa: E402
 
-from agentc.lsp import complete, symbols  # noqa: E402
+from agentc.lsp import complete, hover, symbols  # noqa: E402
 from agentc.lsp.analysis import analyse  # noqa: E402
 from agentc.lsp.positions import offset_of, span_range  # noqa: E402
 
@@ -56,3 +56,34 @@ def test_quick_fixes_carry_the_exact_edit(tmp_path: Path) -> None:
     a = analyse((tmp_path / "g.agent").as_uri(), text)
     [fix] = a.fixes()
     assert text[fix.edit.start : fix.edit.end] == "aa" and fix.edit.new_text == "a"
+
+
+TESTS = 'test "adds" {\n  input "what is 2+3?"\n  expect \n  decide \n  expect answer \n  \n}\n'
+
+
+def test_test_blocks_complete_their_own_words(tmp_path: Path) -> None:
+    a = analyse((tmp_path / "a.test.agent").as_uri(), TESTS)
+
+    def labels(marker: str) -> set[str]:
+        at = TESTS.index(marker) + len(marker)
+        return {i.label for i in complete.complete(a, at)}
+
+    assert {"answer", "tools", "route", "interrupt", "usage"} <= labels("expect ")
+    assert {"approve", "edit", "reject", "respond"} <= labels("decide ")
+    assert {"contains", "matches", "at_most"} <= labels("expect answer ")
+    statements = labels("expect answer \n  ")
+    assert {"input", "expect", "decide", "replay"} <= statements
+    assert "tools" not in statements and "node" not in statements  # an agent's words are not
+
+
+def test_test_blocks_show_in_the_outline(tmp_path: Path) -> None:
+    text = (
+        'test "adds" {\n  input "hi"\n  expect answer "5"\n}\n\ntest "second" {\n  input "x"\n}\n'
+    )
+    a = analyse((tmp_path / "a.test.agent").as_uri(), text)
+    outline = symbols.document_symbols(a)
+    assert [(s.name, s.detail) for s in outline] == [("adds", "test"), ("second", "test")]
+    assert [c.name for c in outline[0].children or []] == ["answer"]
+    assert outline[0].selection_range.start == lsp.Position(line=0, character=5)
+    said = hover.hover(a, text.index("expect") + 2) or ""
+    assert said.startswith("`expect answer|tools|tool|route|state|output|interrupt|usage VALUE`")
