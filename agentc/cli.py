@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fmt": ("agentc.cmd_fmt", "rewrite .agent files in the one canonical layout"),
     "lsp": ("agentc.cmd_lsp", "the language server for editors (speaks LSP on stdin/stdout)"),
     "serve": ("agentc.cmd_serve", "serve agents over HTTP with the LangGraph Agent Server API"),
+    "worker": ("agentc.cmd_worker", "run served agents' runs as durable workflows on PostgreSQL"),
     "studio": ("agentc.cmd_studio", "a local web page to chat, watch the graph and travel in time"),
     "test": ("agentc.cmd_test", "run the behaviour tests written beside agents (*.test.agent)"),
     "new": ("agentc.cmd_new", "write a ready project: an .agent file, its tools and its tests"),

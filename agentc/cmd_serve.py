@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ from .api import LoadError
 from .dotenv import load_and_say
 from .runner.errors import UsageError
 from .runner.inputs import readable
+from .runtime.errors import AgentcRuntimeError
 
 if TYPE_CHECKING:
     from .server import Server
@@ -39,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         default=None,
         help="where threads, runs and the store are kept: sqlite:///PATH (default "
-        "sqlite:///.agentc/serve.db) or memory:// (forgotten at exit)",
+        "sqlite:///.agentc/serve.db), postgresql://… or memory:// (forgotten at exit)",
     )
     parser.add_argument(
         "--api-key",
@@ -60,6 +62,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         help="largest request body (default 10 MiB)",
+    )
+    parser.add_argument(
+        "--workers",
+        metavar="N",
+        type=int,
+        default=0,
+        help="start N `agentc worker` processes and run every run there, as a durable "
+        "workflow (needs a postgresql:// --db and the dbos package); default 0",
+    )
+    parser.add_argument(
+        "--durable",
+        action="store_true",
+        help="run every run in `agentc worker` processes started separately on the same "
+        "--db, as --workers does, so this process holds no run state",
     )
     parser.add_argument("--verbose", action="store_true", help="log every request")
 
@@ -89,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
     if args.max_body is not None and args.max_body < 1:
         print("error: --max-body is a number of bytes, at least 1", file=sys.stderr)
         return 2
+    if args.workers < 0:
+        print("error: --workers is a number of processes, 0 or more", file=sys.stderr)
+        return 2
     key = args.api_key or os.environ.get(KEY_ENV) or None
     options = ServeOptions(
         tuple(args.files),
@@ -96,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
         api_key=key,
         cors_origins=tuple(args.cors_origin),
         max_body=args.max_body or DEFAULT_MAX_BODY,
+        workers=args.workers,
+        durable=args.durable,
     )
     try:
         server = build(options)
@@ -104,6 +125,10 @@ def run(args: argparse.Namespace) -> int:
         return 1
     except (DatabaseUrlError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except AgentcRuntimeError as exc:  # the database does not answer, psycopg is missing
+        print(f"error: --db: {exc.message}" + (f"\n  = help: {exc.help}" if exc.help else ""),
+              file=sys.stderr)  # fmt: skip
         return 2
     _say_started(server, args, key is not None)
     config = uvicorn.Config(
@@ -114,12 +139,33 @@ def run(args: argparse.Namespace) -> int:
         access_log=args.verbose,
         lifespan="on",
     )
+    workers = _start_workers(args.files, options.db, args.workers)
     try:
         uvicorn.Server(config).run()
     except (OSError, SystemExit) as exc:
         print(f"error: cannot listen on {args.host}:{args.port} ({exc})", file=sys.stderr)
         return 2
+    finally:
+        _stop_workers(workers)
     return 0
+
+
+def _start_workers(files: list[str], db: str, n: int) -> list[subprocess.Popen[bytes]]:
+    """`agentc worker` processes on the same files and database (the URL goes by the
+    environment, not the command line, where `ps` would show its password)."""
+    env = {**os.environ, "AGENTC_DB": db}
+    cmd = [sys.executable, "-m", "agentc", "worker", *files]
+    return [subprocess.Popen(cmd, env=env) for _ in range(n)]
+
+
+def _stop_workers(workers: list[subprocess.Popen[bytes]]) -> None:
+    for proc in workers:
+        proc.terminate()
+    for proc in workers:
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
 
 
 def _say_started(server: Server, args: argparse.Namespace, has_key: bool) -> None:

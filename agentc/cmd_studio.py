@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
         cors_origin=[],
         max_body=None,
         verbose=args.verbose,
+        workers=0,  # runs in this process: the page's traces are of this process's runs
+        durable=False,
     )
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"studio page: http://{shown}:{args.port}/studio/", file=sys.stderr)

@@ -1,8 +1,9 @@
 """`agentc serve` against `langgraph dev` under load, through the real `langgraph-sdk`.
 
 The same agent on both servers — one tool (`add`), a model that asks for it once and then
-answers — served by `agentc serve` (one process, `--db memory://`) and by `langgraph dev`
-(LangChain's create_agent with ChatOpenAI, in memory). Both models talk to one fake
+answers — served by `agentc serve` (one process, `--db memory://`; and `agentc 4w`: an API
+process, `--workers 4` on a throw-away PostgreSQL, each run a durable workflow) and by
+`langgraph dev` (LangChain's create_agent with ChatOpenAI, in memory). Both models talk to one fake
 OpenAI server on 127.0.0.1 (a process of its own, `--model-server`) that answers by the
 conversation, not by a queue, so a thousand interleaved runs each get the tool call first
 and the answer after it. N client threads (asyncio tasks on the SDK's async client, one
@@ -23,7 +24,7 @@ throughput, below 1 for latency and memory). Not a test: timings depend on the m
 `langgraph dev` runs with `--n-jobs-per-worker` = N unless `--lg-jobs` says otherwise: its
 own default for `dev` is 1, one run at a time, which would time its queue, not its runs.
 
-Run: `python bench/serve_bench.py [--threads 1000] [--only agentc|langgraph]
+Run: `python bench/serve_bench.py [--threads 1000] [--only agentc|agentc4|langgraph]
 [--lg-jobs N]`. Needs `pip install -e '.[oracle,bench]' 'langgraph-cli[inmem]'
 langchain-openai`.
 """
@@ -41,7 +42,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -181,6 +182,19 @@ def process(name: str, argv: list[str], cwd: Path, env: dict[str, str]) -> Itera
         log.close()
 
 
+@contextmanager
+def postgres() -> Iterator[str]:
+    """A throw-away PostgreSQL cluster (the tests' `support.pg`), its connection string."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from support.pg import pg_cluster  # only the 4-worker side needs it (and psycopg)
+
+    gen = pg_cluster.__wrapped__()  # type: ignore[attr-defined]
+    try:
+        yield next(gen).url()
+    finally:
+        gen.close()
+
+
 def tree_rss(pid: int) -> int:
     """Resident bytes of a process and every process below it (from /proc)."""
     children: dict[int, list[int]] = {}
@@ -222,10 +236,11 @@ def app_dir(root: Path) -> Path:
     return app
 
 
-def server_argv(side: str, lg_jobs: int | None) -> list[str]:
-    if side == "agentc":
+def server_argv(side: str, lg_jobs: int | None, db: str = "") -> list[str]:
+    if side.startswith("agentc"):
+        where = ["--db", db, "--workers", "4"] if side == "agentc4" else ["--db", "memory://"]
         return [sys.executable, "-m", "agentc", "serve", "bench.agent", "--host", "127.0.0.1",
-                "--port", "{PORT}", "--db", "memory://"]  # fmt: skip
+                "--port", "{PORT}", *where]  # fmt: skip
     exe = str(Path(sys.executable).parent / "langgraph")
     argv = [exe, "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", "{PORT}"]
     return argv + (["--n-jobs-per-worker", str(lg_jobs)] if lg_jobs else [])
@@ -369,15 +384,16 @@ async def memory(
 
 
 def table(threads: int, sides: dict[str, Result]) -> None:
-    a, b = sides.get("agentc"), sides.get("langgraph")
+    a, a4, b = sides.get("agentc"), sides.get("agentc4"), sides.get("langgraph")
 
     def row(label: str, unit: str, pick: Callable[[Result], float]) -> None:
-        cols = [f"{pick(s):>12.1f}" if s else f"{'-':>12}" for s in (a, b)]
-        ratio = f"{pick(a) / pick(b):>8.2f}" if a and b and pick(b) else f"{'-':>8}"
-        print(f"{label:<30}{unit:<8}{cols[0]}{cols[1]}  {ratio}")
+        cols = "".join(f"{pick(s):>12.1f}" if s else f"{'-':>12}" for s in (a, a4, b))
+        ratios = (f"{pick(x) / pick(b):>8.2f}" if x and b and pick(b) else f"{'-':>8}"
+                  for x in (a, a4))  # fmt: skip
+        print(f"{label:<30}{unit:<8}{cols}  {'  '.join(ratios)}")
 
     print(f"\nserve_bench: {threads} threads at once, one tool call each, loopback")
-    print(f"{'':<30}{'':<8}{'agentc':>12}{'lg dev':>12}  {'ag/lg':>8}")
+    print(f"{'':<38}{'agentc':>12}{'agentc 4w':>12}{'lg dev':>12}  {'ag/lg':>8}  {'4w/lg':>8}")
     row("runs.wait throughput", "runs/s", lambda r: r.runs_s)
     row("runs.wait p50", "ms", lambda r: r.wait_ms[0])
     row("runs.wait p99", "ms", lambda r: r.wait_ms[1])
@@ -396,7 +412,8 @@ def table(threads: int, sides: dict[str, Result]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--threads", type=int, default=1000, help="concurrent threads (1000)")
-    parser.add_argument("--only", choices=["agentc", "langgraph"], help="run one side only")
+    parser.add_argument("--only", choices=["agentc", "agentc4", "langgraph"], nargs="+",
+                        help="run these sides only")  # fmt: skip
     parser.add_argument("--lg-jobs", type=int, default=None,
                         help="langgraph dev's --n-jobs-per-worker (default: --threads, so it "
                         "may run as many at once as agentc; its own default, 1, runs "
@@ -406,15 +423,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.model_server is not None:
         model_server(args.model_server)
         return 0
-    sides = [args.only] if args.only else ["agentc", "langgraph"]
+    sides = args.only or ["agentc", "agentc4", "langgraph"]
     jobs = args.lg_jobs or args.threads
     results: dict[str, Result] = {}
     with tempfile.TemporaryDirectory(prefix="serve-bench-") as tmp:
         app = app_dir(Path(tmp))
         model_argv = [sys.executable, str(Path(__file__).resolve()), "--model-server", "{PORT}"]
-        with process("model", model_argv, app, server_env("")) as model:
+        with process("model", model_argv, app, server_env("")) as model, ExitStack() as stack:
             for side in sides:
-                with process(side, server_argv(side, jobs), app, server_env(model.url)) as s:
+                db = stack.enter_context(postgres()) if side == "agentc4" else ""
+                argv = server_argv(side, jobs, db)
+                with process(side, argv, app, server_env(model.url)) as s:
                     print(f"{side}: {args.threads} threads …", file=sys.stderr, flush=True)
                     try:
                         results[side] = asyncio.run(workload(s.url, args.threads, model.url, s.pid))

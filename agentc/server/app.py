@@ -26,7 +26,7 @@ from agentc.studio import mount as studio_page
 from . import routes_meta, routes_runs, routes_studio, routes_threads
 from .assistants import Registry
 from .backends import DEFAULT_DB, Backends, open_backends
-from .engine import InProcessEngine
+from .engine import Engine, InProcessEngine
 from .errors import HANDLERS
 from .execute import GraphExecutor
 from .openapi import document
@@ -44,6 +44,8 @@ class ServeOptions:
     cors_origins: tuple[str, ...] = ()
     max_body: int = DEFAULT_MAX_BODY
     base_dir: str = "."  # what a relative database path is relative to
+    workers: int = 0  # worker processes `agentc serve` starts (cmd_serve); > 0: durable
+    durable: bool = False  # runs go to worker processes (`agentc worker`) on PostgreSQL
 
 
 @dataclass(slots=True)
@@ -71,10 +73,11 @@ def build(options: ServeOptions) -> Server:
     except BaseException:
         backends.close()
         raise
-    # the in-process engine's runs die with its process: what a stopped server left
-    # running is over (an engine that outlives its processes recovers them instead)
-    backends.repo.abandon_unfinished()
-    engine = InProcessEngine(GraphExecutor(registry, backends.repo))
+    try:
+        engine = _engine(options, registry, backends)
+    except BaseException:
+        backends.close()
+        raise
     ctx = Context(registry, backends.repo, engine, backends.store)
     ops = table(ctx)
 
@@ -97,6 +100,26 @@ def build(options: ServeOptions) -> Server:
         lifespan=lifespan,
     )
     return Server(app, ctx, backends, ops)
+
+
+def _engine(options: ServeOptions, registry: Registry, backends: Backends) -> Engine:
+    if not (options.durable or options.workers > 0):
+        # the in-process engine's runs die with its process: what a stopped server left
+        # running is over (the durable engine's workers recover them instead)
+        backends.repo.abandon_unfinished()
+        return InProcessEngine(GraphExecutor(registry, backends.repo))
+    from .repo_pg import PostgresRepository  # psycopg is optional: only for postgresql://
+
+    if not isinstance(backends.repo, PostgresRepository):
+        raise ValueError("worker processes need a PostgreSQL database: --db postgresql://…")
+    try:
+        from .durable import DurableEngine  # dbos is optional: only for worker processes
+    except ImportError as exc:
+        raise ValueError(
+            f"worker processes need the dbos package ({exc.name} is missing): "
+            "pip install 'agentc[dbos]'"
+        ) from None
+    return DurableEngine(backends.repo, options.db)
 
 
 def _middleware(options: ServeOptions) -> list[Middleware]:

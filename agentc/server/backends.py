@@ -1,11 +1,12 @@
 """Where `agentc serve` keeps its data, chosen by the `--db URL`.
 
-Input: the URL (`sqlite:///relative/path`, `sqlite:////absolute/path`, a bare path, or
-`memory://` for a server that forgets everything at exit). Output: `Backends`: the
-checkpointer every thread's runs save to, the long-term store the store endpoints and the
-graphs' tools share, and the repository of threads and runs — all three behind their
-protocols (`Checkpointer`, `Store`, `Repository`), so `postgresql://` can be added here
-without touching a route. Invariants: one database for all three; the URL is never
+Input: the URL (`sqlite:///relative/path`, `sqlite:////absolute/path`, a bare path,
+`postgresql://user@host:5432/db`, or `memory://` for a server that forgets everything at
+exit). Output: `Backends`: the checkpointer every thread's runs save to, the long-term
+store the store endpoints and the graphs' tools share, and the repository of threads and
+runs — all three behind their protocols (`Checkpointer`, `Store`, `Repository`), so no
+route knows which database it is. Invariants: one database for all three; PostgreSQL's
+modules are imported only for a `postgresql://` URL (psycopg is optional); the URL is never
 echoed with a password in it (`redacted`).
 """
 
@@ -57,14 +58,11 @@ def open_backends(url: str, base_dir: str = ".") -> Backends:
         return Backends(MemoryCheckpointer(), InMemoryStore(), _memory_repo(), "memory")
     scheme = url.split("://", 1)[0] if "://" in url else ""
     if scheme in ("postgres", "postgresql"):
-        raise DatabaseUrlError(
-            f"--db {redacted(url)}: PostgreSQL is not available to `agentc serve` yet; "
-            "use sqlite:///PATH (the default is sqlite:///.agentc/serve.db)"
-        )
+        return _postgres(url)
     if scheme not in ("", "sqlite"):
         raise DatabaseUrlError(
             f"--db {redacted(url)}: unknown database kind `{scheme}`; "
-            "expected sqlite:///PATH or memory://"
+            "expected sqlite:///PATH, postgresql://… or memory://"
         )
     path = url[len("sqlite:///") :] if scheme else url
     if not path:
@@ -78,6 +76,24 @@ def _sqlite(path: str) -> Backends:
 
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     return Backends(SqliteCheckpointer(path), SqliteStore(path), SqliteRepository(path), path)
+
+
+def _postgres(url: str) -> Backends:
+    """Checkpoints, store, threads and runs in one PostgreSQL database (psycopg 3)."""
+    from agentc.runtime.checkpoint.pgurl import require_driver
+
+    require_driver("server")
+    from agentc.runtime.checkpoint.postgres import PostgresCheckpointer
+    from agentc.runtime.store.postgres import PostgresStore
+
+    from .repo_pg import PostgresRepository
+
+    checkpointer = PostgresCheckpointer(url)
+    try:
+        return Backends(checkpointer, PostgresStore(url), PostgresRepository(url), redacted(url))
+    except BaseException:
+        checkpointer.close()
+        raise
 
 
 def _memory_repo() -> Repository:

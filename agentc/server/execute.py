@@ -82,6 +82,23 @@ class GraphExecutor:
         if row is not None:
             self.repo.put_thread(_replace(row, status="busy", graph_id=job.graph_id, head=None))
 
+    def begun(self, run_id: str) -> dict[str, Any]:
+        """What `start` decided for the run, as JSON (a durable engine records it once, so
+        a worker that recovers the run goes on with the same head and config: `adopt`)."""
+        return {
+            "config": self._configs.get(run_id),
+            "head": self._heads.get(run_id),
+            "asked": self._asked.get(run_id),
+        }
+
+    def adopt(self, run_id: str, begun: dict[str, Any]) -> None:
+        if begun.get("config") is not None:
+            self._configs[run_id] = begun["config"]
+        if begun.get("head") is not None:
+            self._heads[run_id] = begun["head"]
+        if begun.get("asked") is not None:
+            self._asked[run_id] = begun["asked"]
+
     def _outputs(self, job: RunJob) -> frozenset[str]:
         a = self.registry.find(job.graph_id)
         return frozenset(c.name for c in a.program.graph(a.graph_id).state if c.output)

@@ -3,8 +3,8 @@ runs (status, the request that made them), in the same database as the checkpoin
 
 Input: rows from the routes and the run engine. Output: the same rows back, searched by
 metadata, status and time. Invariants: the `Repository` protocol is all the rest of the
-server sees, so a PostgreSQL repository can follow beside `SqliteRepository`; values are
-stored as JSON text (never pickle); one connection under a lock (calls are short).
+server sees; `SqlRepository` holds the SQL both databases run (`SqliteRepository` here,
+`PostgresRepository` in `repo_pg.py`); values are stored as JSON text (never pickle).
 """
 
 from __future__ import annotations
@@ -120,7 +120,105 @@ class Repository(Protocol):
 _SORTS = {"thread_id", "status", "created_at", "updated_at", "state_updated_at"}
 
 
-class SqliteRepository:
+class SqlRepository:
+    """The rows as SQL, written once for both databases: a subclass gives `_run` (SQL with
+    `?` parameters, one statement, its rows), `_exec` (a statement's row count) and
+    `_upsert` (its dialect's insert-or-replace)."""
+
+    def _run(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    def _exec(self, sql: str, args: tuple[Any, ...] = ()) -> int:
+        raise NotImplementedError
+
+    def _upsert(self, table: str, key: str, columns: tuple[str, ...]) -> str:
+        raise NotImplementedError
+
+    def put_thread(self, row: ThreadRow) -> None:
+        self._exec(
+            self._upsert("serve_threads", "thread_id", _THREAD_COLS),
+            (
+                row.thread_id,
+                row.created_at,
+                row.updated_at,
+                _dump(row.metadata),
+                row.status,
+                row.graph_id,
+                None if row.values is None else _dump(row.values),
+                _dump(row.interrupts),
+                row.head,
+            ),
+        )
+
+    def get_thread(self, thread_id: str) -> ThreadRow | None:
+        rows = self._run(f"SELECT {_T} FROM serve_threads WHERE thread_id = ?", (thread_id,))
+        return _thread(rows[0]) if rows else None
+
+    def delete_thread(self, thread_id: str) -> bool:
+        found = self._exec("DELETE FROM serve_threads WHERE thread_id = ?", (thread_id,)) > 0
+        self._exec("DELETE FROM serve_runs WHERE thread_id = ?", (thread_id,))
+        return found
+
+    def search_threads(self, query: ThreadQuery) -> list[ThreadRow]:
+        sort = query.sort_by if query.sort_by in _SORTS else "created_at"
+        sort = "updated_at" if sort == "state_updated_at" else sort
+        order = "ASC" if query.sort_order == "asc" else "DESC"
+        rows = self._run(f"SELECT {_T} FROM serve_threads ORDER BY {sort} {order}, thread_id")
+        found = [r for r in map(_thread, rows) if _matches(r, query)]
+        return found[query.offset : query.offset + query.limit]
+
+    def put_run(self, row: RunRow) -> None:
+        self._exec(
+            self._upsert("serve_runs", "run_id", _RUN_COLS),
+            (
+                row.run_id,
+                row.thread_id,
+                row.assistant_id,
+                row.created_at,
+                row.updated_at,
+                row.status,
+                _dump(row.metadata),
+                _dump(row.kwargs),
+                row.multitask_strategy,
+            ),
+        )
+
+    def get_run(self, run_id: str) -> RunRow | None:
+        rows = self._run(f"SELECT {_R} FROM serve_runs WHERE run_id = ?", (run_id,))
+        return _run_row(rows[0]) if rows else None
+
+    def list_runs(self, thread_id: str, limit: int, offset: int) -> list[RunRow]:
+        rows = self._run(
+            f"SELECT {_R} FROM serve_runs WHERE thread_id = ? ORDER BY created_at DESC, run_id "
+            "LIMIT ? OFFSET ?",
+            (thread_id, limit, offset),
+        )
+        return [_run_row(r) for r in rows]
+
+    def delete_run(self, run_id: str) -> bool:
+        return self._exec("DELETE FROM serve_runs WHERE run_id = ?", (run_id,)) > 0
+
+    def runs_in(self, statuses: tuple[RunStatus, ...]) -> list[RunRow]:
+        marks = ",".join("?" * len(statuses))
+        rows = self._run(f"SELECT {_R} FROM serve_runs WHERE status IN ({marks})", statuses)
+        return [_run_row(r) for r in rows]
+
+    def abandon_unfinished(self) -> int:
+        done = self._exec(
+            "UPDATE serve_runs SET status = 'error' WHERE status IN ('pending', 'running')"
+        )
+        self._exec("UPDATE serve_threads SET status = 'idle' WHERE status = 'busy'")
+        return done
+
+
+_THREAD_COLS = ("thread_id", "created_at", "updated_at", "metadata", "status", "graph_id",
+                "vals", "interrupts", "head")  # fmt: skip
+_RUN_COLS = ("run_id", "thread_id", "assistant_id", "created_at", "updated_at", "status",
+             "metadata", "kwargs", "multitask_strategy")  # fmt: skip
+_T, _R = ", ".join(_THREAD_COLS), ", ".join(_RUN_COLS)
+
+
+class SqliteRepository(SqlRepository):
     """`Repository` on a SQLite file (stdlib `sqlite3`, WAL)."""
 
     def __init__(self, path: str) -> None:
@@ -137,87 +235,13 @@ class SqliteRepository:
         with self._lock:
             return self._conn.execute(sql, args).fetchall()
 
-    def put_thread(self, row: ThreadRow) -> None:
-        self._run(
-            "INSERT OR REPLACE INTO serve_threads VALUES (?,?,?,?,?,?,?,?,?)",
-            (
-                row.thread_id,
-                row.created_at,
-                row.updated_at,
-                _dump(row.metadata),
-                row.status,
-                row.graph_id,
-                None if row.values is None else _dump(row.values),
-                _dump(row.interrupts),
-                row.head,
-            ),
-        )
-
-    def get_thread(self, thread_id: str) -> ThreadRow | None:
-        rows = self._run("SELECT * FROM serve_threads WHERE thread_id = ?", (thread_id,))
-        return _thread(rows[0]) if rows else None
-
-    def delete_thread(self, thread_id: str) -> bool:
-        found = self.get_thread(thread_id) is not None
-        self._run("DELETE FROM serve_threads WHERE thread_id = ?", (thread_id,))
-        self._run("DELETE FROM serve_runs WHERE thread_id = ?", (thread_id,))
-        return found
-
-    def search_threads(self, query: ThreadQuery) -> list[ThreadRow]:
-        sort = query.sort_by if query.sort_by in _SORTS else "created_at"
-        sort = "updated_at" if sort == "state_updated_at" else sort
-        order = "ASC" if query.sort_order == "asc" else "DESC"
-        rows = [
-            _thread(r) for r in self._run(f"SELECT * FROM serve_threads ORDER BY {sort} {order}")
-        ]
-        found = [r for r in rows if _matches(r, query)]
-        return found[query.offset : query.offset + query.limit]
-
-    def put_run(self, row: RunRow) -> None:
-        self._run(
-            "INSERT OR REPLACE INTO serve_runs VALUES (?,?,?,?,?,?,?,?,?)",
-            (
-                row.run_id,
-                row.thread_id,
-                row.assistant_id,
-                row.created_at,
-                row.updated_at,
-                row.status,
-                _dump(row.metadata),
-                _dump(row.kwargs),
-                row.multitask_strategy,
-            ),
-        )
-
-    def get_run(self, run_id: str) -> RunRow | None:
-        rows = self._run("SELECT * FROM serve_runs WHERE run_id = ?", (run_id,))
-        return _run_row(rows[0]) if rows else None
-
-    def list_runs(self, thread_id: str, limit: int, offset: int) -> list[RunRow]:
-        rows = self._run(
-            "SELECT * FROM serve_runs WHERE thread_id = ? ORDER BY created_at DESC "
-            "LIMIT ? OFFSET ?",
-            (thread_id, limit, offset),
-        )
-        return [_run_row(r) for r in rows]
-
-    def delete_run(self, run_id: str) -> bool:
-        found = self.get_run(run_id) is not None
-        self._run("DELETE FROM serve_runs WHERE run_id = ?", (run_id,))
-        return found
-
-    def runs_in(self, statuses: tuple[RunStatus, ...]) -> list[RunRow]:
-        marks = ",".join("?" * len(statuses))
-        rows = self._run(f"SELECT * FROM serve_runs WHERE status IN ({marks})", statuses)
-        return [_run_row(r) for r in rows]
-
-    def abandon_unfinished(self) -> int:
+    def _exec(self, sql: str, args: tuple[Any, ...] = ()) -> int:
         with self._lock:
-            done = self._conn.execute(
-                "UPDATE serve_runs SET status = 'error' WHERE status IN ('pending', 'running')"
-            ).rowcount
-            self._conn.execute("UPDATE serve_threads SET status = 'idle' WHERE status = 'busy'")
-        return int(done)
+            return int(self._conn.execute(sql, args).rowcount)
+
+    def _upsert(self, table: str, key: str, columns: tuple[str, ...]) -> str:
+        marks = ",".join("?" * len(columns))
+        return f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) VALUES ({marks})"
 
     def close(self) -> None:
         with self._lock:

@@ -33,7 +33,8 @@ def test_an_unreadable_file_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixt
 @pytest.mark.parametrize(
     ("url", "words"),
     [
-        ("postgresql://ann:hunter2@db.example/agents", "PostgreSQL is not available"),
+        # a closed port of this machine: PostgreSQL is tried, and its refusal named
+        ("postgresql://ann:hunter2@127.0.0.1:1/agents?connect_timeout=5", "could not reach"),
         ("mysql://ann:hunter2@db.example/agents", "unknown database kind `mysql`"),
         ("sqlite:///", "needs a file path"),
     ],
@@ -45,3 +46,16 @@ def test_a_database_url_it_cannot_open_is_exit_2(
     assert main(["serve", str(app), "--db", url]) == 2
     err = capsys.readouterr().err
     assert words in err and "hunter2" not in err
+
+
+def test_worker_processes_without_postgresql_are_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    app = Path(__file__).resolve().parent / "app" / "serve_app.agent"
+    sqlite = f"sqlite:///{tmp_path / 'x.db'}"
+    assert main(["serve", str(app), "--workers", "2", "--db", sqlite]) == 2
+    assert "need a PostgreSQL database" in capsys.readouterr().err
+    assert main(["serve", str(app), "--workers", "-1"]) == 2
+    assert "--workers" in capsys.readouterr().err
+    assert main(["worker", str(app), "--db", "sqlite:///x.db"]) == 2
+    assert "a worker needs postgresql://" in capsys.readouterr().err

@@ -1,0 +1,138 @@
+"""The durable engine: the `Engine` of an API process whose runs execute in worker processes.
+
+Input: `RunJob`s from the routes. Output: the same answers as `InProcessEngine` — events,
+outcomes, cancels — read from the database, so this process holds no run state: any API
+process can stream any run, and a client whose API process died rejoins on another with
+`Last-Event-ID`. Each job is enqueued as a DBOS workflow (id: the run id) on the
+`agentc_runs` queue, partitioned by thread id (one active run per thread across every
+worker: `worker.py` says what guarantees what once a run is running). Invariants: the
+multitask strategies are decided here from the runs' rows (`reject` raises `ThreadBusy`;
+`interrupt` / `rollback` cancel the thread's runs and wait until they have stopped);
+a cancel is written first (`serve_cancels`) and then, for a run still queued, DBOS's
+cancel takes it off the queue — a worker that dequeues it in between sees the row and
+ends it before it starts; events are read by polling (`POLL_S`), never from memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncGenerator
+from dataclasses import replace
+from typing import Any
+
+from dbos import EnqueueOptions
+
+from .dbos_setup import APP_VERSION, QUEUE, WORKFLOW, client
+from .engine import RunEvent, RunJob, RunOutcome, ThreadBusy
+from .models import CancelAction
+from .repo import RunRow
+from .repo_pg import PostgresRepository
+from .worker import job_json
+
+POLL_S = 0.05
+ACTIVE = ("pending", "running")
+
+
+class DurableEngine:
+    def __init__(self, repo: PostgresRepository, url: str) -> None:
+        self.repo = repo
+        self.client = client(url)
+
+    async def submit(self, job: RunJob) -> None:
+        busy = [] if job.temporary else self._busy(job.thread_id, job.run_id)
+        if busy and job.multitask_strategy == "reject":
+            raise ThreadBusy(job.thread_id, busy[0].run_id)
+        if busy and job.multitask_strategy in ("interrupt", "rollback"):
+            action: CancelAction = (
+                "rollback" if job.multitask_strategy == "rollback" else "interrupt"
+            )
+            for run in busy:
+                await self.cancel(run.run_id, action)
+        options: EnqueueOptions = {
+            "queue_name": QUEUE,
+            "workflow_name": WORKFLOW,
+            "workflow_id": job.run_id,
+            "queue_partition_key": job.thread_id,
+            "app_version": APP_VERSION,
+        }
+        await asyncio.to_thread(self.client.enqueue, options, job_json(job))
+
+    def _busy(self, thread_id: str, but: str = "") -> list[RunRow]:
+        runs = self.repo.list_runs(thread_id, 10**6, 0)
+        return sorted(
+            (r for r in runs if r.status in ACTIVE and r.run_id != but),
+            key=lambda r: r.created_at,
+        )
+
+    async def cancel(self, run_id: str, action: CancelAction) -> bool:
+        row = self.repo.get_run(run_id)
+        if row is None:
+            return False
+        if row.status not in ACTIVE:
+            return True
+        await asyncio.to_thread(self.repo.ask_cancel, run_id, action)
+        if await self._queued(run_id):
+            await asyncio.to_thread(self.client.cancel_workflow, run_id)
+            if action == "rollback":
+                self.repo.delete_run(run_id)
+            else:
+                self.repo.put_run(replace(row, status="interrupted", updated_at=time.time()))
+            return True
+        await self._ended(run_id)
+        return True
+
+    async def _queued(self, run_id: str) -> bool:
+        def status() -> str | None:
+            try:
+                return str(self.client.retrieve_workflow(run_id).get_status().status)
+            except Exception:  # not enqueued yet (or gone): not on the queue either
+                return None
+
+        return await asyncio.to_thread(status) == "ENQUEUED"
+
+    async def _ended(self, run_id: str) -> RunRow | None:
+        """Wait until the run's row says it has ended (None: rolled back, deleted)."""
+        while True:
+            row = await asyncio.to_thread(self.repo.get_run, run_id)
+            if row is None or row.status not in ACTIVE:
+                return row
+            await asyncio.sleep(POLL_S)
+
+    async def events(
+        self, run_id: str, after_id: int | None = None
+    ) -> AsyncGenerator[RunEvent, None]:
+        last = max(after_id or 0, 0)
+        while True:
+            row = await asyncio.to_thread(self.repo.get_run, run_id)
+            ended = row is None or row.status not in ACTIVE  # read before the events
+            batch = await asyncio.to_thread(self.repo.events_after, run_id, last)
+            for event in batch:
+                last = event.id
+                yield event
+            if not batch:
+                if ended:
+                    return
+                await asyncio.sleep(POLL_S)
+
+    async def join(self, run_id: str) -> RunOutcome | None:
+        if self.repo.get_run(run_id) is None:
+            return None
+        await self._ended(run_id)
+
+        def result() -> Any:
+            try:
+                return self.client.retrieve_workflow(run_id).get_result()
+            except Exception:  # cancelled while queued, or never enqueued here
+                return None
+
+        done = await asyncio.to_thread(result)
+        if not isinstance(done, dict):
+            return RunOutcome("interrupted", None)
+        return RunOutcome(done.get("status", "success"), done.get("result"))
+
+    def active(self, thread_id: str) -> bool:
+        return bool(self._busy(thread_id))
+
+    async def close(self) -> None:
+        await asyncio.to_thread(self.client.destroy)

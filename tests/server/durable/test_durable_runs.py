@@ -1,0 +1,96 @@
+"""Runs on the durable engine, through langgraph-sdk against `agentc serve --durable` and one
+`agentc worker`: a run's answer and events, a second run under `reject`, a cancel between
+supersteps; and what DBOS stored: JSON text only, never pickle."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from pathlib import Path
+
+import pytest
+from kit import Proc, api, wait_for, worker
+from langgraph_sdk import get_sync_client
+from langgraph_sdk.errors import ConflictError
+from serve_kit import free_port
+
+INPUT = {"messages": [{"role": "user", "content": "go"}]}
+
+
+def _pickled(text: str) -> bool:
+    """Whether a stored value is DBOS's default encoding: base64 of a pickle."""
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return raw[:1] == b"\x80"  # every pickle protocol >= 2 starts with PROTO
+
+
+def _dbos_values(url: str) -> tuple[set[str], list[str]]:
+    """The serialisation names DBOS recorded, and every text value of its tables."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        schema = conn.execute("SELECT current_schema() || '_dbos'").fetchone()[0]  # type: ignore[index]
+        cols = conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns WHERE "
+            "table_schema = %s AND data_type = 'text'",
+            (schema,),
+        ).fetchall()
+        names: set[str] = set()
+        texts: list[str] = []
+        for table, col in cols:
+            got = conn.execute(f'SELECT "{col}" FROM "{schema}"."{table}"').fetchall()  # type: ignore[arg-type]
+            values = [str(v) for (v,) in got if v is not None]
+            (names.update if col == "serialization" else texts.extend)(values)
+    return names, texts
+
+
+def test_runs_answer_queue_cancel_and_store_no_pickle(pg_url: str, tmp_path: Path) -> None:
+    procs: list[Proc] = []
+    try:
+        procs.append(worker(pg_url, tmp_path, "worker"))
+        procs.append(api(pg_url, tmp_path, "api", free_port()))
+        client = get_sync_client(url=procs[-1].url)
+
+        # a run blocked in its fan-out step: a second run under reject is refused (409)
+        thread = client.threads.create()["thread_id"]
+        held = client.runs.create(thread, "fanout", input=INPUT)
+        wait_for(lambda: (tmp_path / f"arrived.{thread}").exists())
+        assert client.threads.get(thread)["status"] == "busy"
+        with pytest.raises(ConflictError):
+            client.runs.create(thread, "fanout", input=INPUT, multitask_strategy="reject")
+
+        # cancel: the run stops in its fan-out step; its thread shows the last saved
+        # superstep (after `plan`) with the two calls that finished, the gate still next
+        client.runs.cancel(thread, held["run_id"], wait=True)
+        assert client.runs.get(thread, held["run_id"])["status"] == "interrupted"
+        state = client.threads.get_state(thread)
+        assert [m["type"] for m in state["values"]["messages"]] == ["human", "ai", "tool", "tool"]
+        assert state["next"] == ["call"]
+        assert client.threads.get(thread)["status"] in ("idle", "interrupted")
+
+        # a run that finishes: its answer, and the thread's state
+        (tmp_path / "release").write_text("")
+        other = client.threads.create()["thread_id"]
+        done = client.runs.wait(other, "fanout", input=INPUT)
+        assert done["messages"][-1]["content"] == "done: ,a0,b1,g2"
+        assert client.threads.get(other)["status"] == "idle"
+        streamed = list(client.runs.stream(other, "fanout", input=INPUT, stream_mode="updates"))
+        assert [p.event for p in streamed][:1] == ["metadata"]
+        assert [next(iter(p.data)) for p in streamed[1:]] == [
+            "plan",
+            "call",
+            "call",
+            "call",
+            "answer",
+        ]
+        alone = client.runs.wait(None, "fanout", input=INPUT)  # a run without a thread
+        assert alone["messages"][-1]["content"] == "done: ,a0,b1,g2"
+
+        names, texts = _dbos_values(pg_url)
+        assert names == {"agentc_json"}
+        assert texts and not [t for t in texts if _pickled(t)]
+    finally:
+        for p in procs:
+            p.stop()

@@ -1,0 +1,87 @@
+"""Two workers on one PostgreSQL; `kill -9` of the one in the middle of a superstep of three
+parallel tool calls; the other finishes the run: the finished calls are not run again, no
+superstep is applied twice, and the final state equals an uninterrupted run's."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kit import Proc, api, wait_for, worker
+from langgraph_sdk import get_sync_client
+from serve_kit import free_port
+from support.pg import sql
+
+FANOUT = "fanout"
+INPUT = {"messages": [{"role": "user", "content": "go"}]}
+
+
+def _calls(records: Path, thread: str) -> Counter[str]:
+    log = records / "calls.log"
+    lines = log.read_text().splitlines() if log.exists() else []
+    return Counter(" ".join(line.split()[1:]) for line in lines if line.split()[0] == thread)
+
+
+def _saved_results(db: str, thread: str) -> int:
+    """Tool tasks whose writes are saved against the thread's last checkpoint."""
+    rows = sql(db, "SELECT count(*) FROM writes WHERE thread_id = ? AND kind = 'result'", thread)
+    return int(rows[0][0])  # type: ignore[call-overload]
+
+
+def _normal(values: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    return [(m["type"], m["content"], [c["name"] for c in m.get("tool_calls") or []])
+            for m in values["messages"]]  # fmt: skip
+
+
+def _steps(db: str, thread: str) -> list[int]:
+    rows = sql(db, "SELECT step FROM checkpoints WHERE thread_id = ? AND ns = '' ORDER BY seq",
+               thread)  # fmt: skip
+    return [int(r[0]) for r in rows]  # type: ignore[call-overload]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["kill -9", "SIGTERM"])
+def test_a_worker_killed_mid_superstep_is_finished_by_another(
+    how: str, pg_url: str, tmp_path: Path
+) -> None:
+    records = tmp_path
+    procs: list[Proc] = []
+    try:
+        procs += [worker(pg_url, records, "worker-a"), worker(pg_url, records, "worker-b")]
+        procs.append(api(pg_url, records, "api", free_port()))
+        client = get_sync_client(url=procs[-1].url)
+        by_pid = {p.proc.pid: p for p in procs[:2]}
+
+        # the killed run: wait for gate to block and for both siblings' writes to be saved
+        killed = client.threads.create()["thread_id"]
+        run = client.runs.create(killed, FANOUT, input=INPUT)
+        pid = int(wait_for(lambda: (records / f"arrived.{killed}").exists()
+                           and (records / f"arrived.{killed}").read_text()))  # fmt: skip
+        wait_for(lambda: _saved_results(pg_url, killed) >= 2)
+        steps_before = _steps(pg_url, killed)
+        if how == "kill -9":
+            by_pid[pid].kill9()
+        else:  # a worker told to stop leaves at once, its run still in its fan-out step
+            by_pid[pid].stop()
+            assert by_pid[pid].proc.returncode == 0
+        (records / "release").write_text("")
+        final = client.runs.join(killed, run["run_id"])
+
+        # the same run without a kill
+        calm = client.threads.create()["thread_id"]
+        calm_final = client.runs.wait(calm, FANOUT, input=INPUT)
+
+        calls = _calls(records, killed)
+        assert calls["count_a end"] == 1 and calls["count_b end"] == 1  # not run again
+        assert calls["gate start"] == 2 and calls["gate end"] == 1  # killed once, then done
+        assert _normal(final) == _normal(calm_final)
+        assert _normal(client.threads.get_state(killed)["values"]) == _normal(calm_final)
+        steps = _steps(pg_url, killed)
+        assert steps[: len(steps_before)] == steps_before and steps == sorted(set(steps))
+        assert steps == _steps(pg_url, calm)
+        assert client.runs.get(killed, run["run_id"])["status"] == "success"
+    finally:
+        for p in procs:
+            p.stop()
