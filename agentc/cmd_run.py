@@ -39,7 +39,8 @@ and, on a terminal (or with `--decisions FILE`), the answer is read and the run 
 Input: the parsed command line (`add_arguments`). Output: the exit code of `run(args)` and
 the transcript on stdout. Invariants: this module sequences the rooms of `agentc/runner/`
 (inputs → given → calls → session → transcript → summary) and owns only the exit codes;
-nothing is imported from the runtime until the command line has been checked.
+nothing is imported from the runtime until the command line has been checked, except what
+the console script preloads for every run (`PRELOAD`, agentc/cli.py).
 """
 
 from __future__ import annotations

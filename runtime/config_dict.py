@@ -20,7 +20,6 @@ run does in LangGraph and agentc has no such setting, so they are refused.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -91,6 +90,8 @@ def run_config(config: ConfigArg) -> RunConfig | None:
 
 
 def _check_not_typo(key: str) -> None:
+    import difflib  # only for an unknown key: kept off every run's start-up
+
     near = difflib.get_close_matches(key, _KNOWN, n=1, cutoff=0.8)
     if near:
         raise InvalidConfigError(

@@ -29,7 +29,9 @@ Content = str | list[str | dict[str, Any]]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Schemas are built on a model's first use, not at import: a run builds only the
+    # message kinds it meets (ARCHITECTURE.md, start-up budget).
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class ToolCall(_Frozen):

@@ -14,6 +14,7 @@ counts), C6/G8 (answers beside other tool calls: routing ends the run after them
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -30,22 +31,25 @@ ERROR_TEMPLATE = "Error: {error}\n Please fix your mistakes."  # G4, as LangChai
 
 # G5: names assumed to support native structured output when the profile does not say
 # (facts about providers, mirrored from LangChain 1.4.10's fallback list).
-NATIVE_NAME_PATTERNS = tuple(
-    re.compile(p)
-    for p in (
-        r"(^|[/:.])gpt-4\.1($|[-/:])",
-        r"(^|[/:.])gpt-4o($|[-/:])",
-        r"(^|[/:.])gpt-5($|[-/:])",
-        r"(^|[/:.])gpt-5\.[1-5]($|[-/:])",
-        r"(^|[/:.])gpt-6-(astra|luna|sol)($|[-/:])",
-        r"(^|[/:.])claude-(fable|mythos)-5",
-        r"(^|[/:.])claude-haiku-4-5",
-        r"(^|[/:.])claude-opus-4-[5-8]",
-        r"(^|[/:.])claude-sonnet-4-[56]",
-        r"(^|[/:.])grok-4($|[-.:/])",
-        r"(^|[/:.])grok-build($|[-/:])",
-    )
+NATIVE_NAME_PATTERNS = (
+    r"(^|[/:.])gpt-4\.1($|[-/:])",
+    r"(^|[/:.])gpt-4o($|[-/:])",
+    r"(^|[/:.])gpt-5($|[-/:])",
+    r"(^|[/:.])gpt-5\.[1-5]($|[-/:])",
+    r"(^|[/:.])gpt-6-(astra|luna|sol)($|[-/:])",
+    r"(^|[/:.])claude-(fable|mythos)-5",
+    r"(^|[/:.])claude-haiku-4-5",
+    r"(^|[/:.])claude-opus-4-[5-8]",
+    r"(^|[/:.])claude-sonnet-4-[56]",
+    r"(^|[/:.])grok-4($|[-.:/])",
+    r"(^|[/:.])grok-build($|[-/:])",
 )
+
+
+@functools.cache
+def _native_name_res() -> tuple[re.Pattern[str], ...]:
+    """NATIVE_NAME_PATTERNS compiled on first use, not at import (start-up)."""
+    return tuple(re.compile(p) for p in NATIVE_NAME_PATTERNS)
 
 
 class StructuredOutputError(Exception):
@@ -260,7 +264,7 @@ def supports_native(profile: ModelProfile | None, model_name: str, has_tools: bo
         # LangChain's exception: Gemini before 3 cannot mix tools and native output.
         if not (has_tools and "gemini" in name and "gemini-3" not in name):
             return True
-    return any(p.search(name) for p in NATIVE_NAME_PATTERNS)
+    return any(p.search(name) for p in _native_name_res())
 
 
 @dataclass(frozen=True, slots=True)

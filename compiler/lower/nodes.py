@@ -32,7 +32,8 @@ from .agent import agent_tools, provider_tools
 from .common import Lowering, model_spec, schema_name, tool_spec
 
 NODES_IMPL = "agentc.stdlib.nodes"
-SUBGRAPH_IMPL = ir.ImportRef(module="agentc.runtime.subgraph", attr="subgraph_node")
+# constructed, not validated (every field given, of its type): no schema built at import
+SUBGRAPH_IMPL = ir.ImportRef.model_construct(module="agentc.runtime.subgraph", attr="subgraph_node")
 Config = tuple[ir.ImportRef, dict[str, Any]]
 
 

@@ -47,7 +47,9 @@ FACTORIES: dict[Wire, Factory] = {
     Wire.SCRIPTED: _scripted,
 }
 
-COMMAND_LINE_SPAN = SourceSpan(
+# Every field given and of its type, so constructed as validation would build it, without
+# building SourceSpan's schema at import (a cached run never needs it otherwise).
+COMMAND_LINE_SPAN = SourceSpan.model_construct(
     file="<command line>", line=1, col=1, end_line=1, end_col=1, offset=0, end_offset=0
 )
 

@@ -11,13 +11,16 @@ No I/O beyond reading that file and the entry-point metadata once.
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import importlib.metadata
 
 PROVIDERS_JSON = Path(__file__).resolve().parent.parent / "data" / "providers.json"
 
@@ -53,6 +56,8 @@ ENTRY_POINT_GROUP = "agentc.providers"  # read by compiler/models.py too
 @functools.cache
 def plugin_providers() -> Mapping[str, importlib.metadata.EntryPoint]:
     """Installed prefix → entry point; reading it imports none of the packages."""
+    import importlib.metadata  # ~10 ms, paid only for a prefix the provider table lacks
+
     return {ep.name: ep for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
 
