@@ -61,7 +61,7 @@ from .runner.lines import input_lines
 from .runner.session import bind, drive, has_saved_run, keeps_threads
 from .runner.summary import finish, print_budgets, show_endpoints
 from .runner.transcript import Transcript, hidden_channels
-from .tracing.cli import add_trace_arguments, trace_settings, traced
+from .tracing.cli import add_trace_arguments, check_trace_arguments, trace_settings, traced
 
 if TYPE_CHECKING:
     import agentc.ir as ir
@@ -171,7 +171,7 @@ def _saved_thread(site: RunSite) -> None:
 def _run(args: argparse.Namespace, out: TextIO, site: RunSite) -> int:
     check_files(args)
     _dotenv(args)
-    trace_settings(args)  # a bad --trace is a usage error before anything runs
+    check_trace_arguments(args)  # a bad --trace is a usage error before anything runs
     text, channels = split_input(read_input(args))
     sets = parse_sets(args.set)
     try:
@@ -244,7 +244,7 @@ def _bound_run(
     durability = args.durability or graph.checkpoint.durability or "sync"
     from agentc.stdlib.providers.retry_events import listening
 
-    with listening(printer.retry), traced(compiled, trace_settings(args)):
+    with listening(printer.retry), traced(compiled, trace_settings(args, graph.trace)):
         result = drive(compiled, value, config, printer, durability)  # retries told as they wait
     code = finish(result, args, out, config, printer, kept=site.kept)
     if not args.json:

@@ -29,6 +29,7 @@ from ..dsl.diagnostics import Diagnostic, Label, error
 # ---------------------------------------------------------------- the vocabulary
 
 STORE = "store"  # I1: `store memory | none | sqlite("…")`, a `key value` line of both blocks
+TRACE = "trace"  # `trace "otlp://…" | "FILE.jsonl" | none | { to, content }`, both blocks
 CONTEXT = "context"  # `context Schema`: the per-run context's schema, both blocks
 INPUT = "input"  # a graph's `input [channel, …]`: the channels a caller may set
 # The statements that set one thing, by the word that opens them.
@@ -45,8 +46,8 @@ SETTING_WORDS: dict[type[ast.Node], str] = {
 AGENT_SETTINGS = frozenset(SETTING_WORDS)
 GRAPH_SETTINGS = frozenset({ast.StateStmt, ast.LimitsStmt, ast.CheckpointStmt, ast.OutputStmt})
 # `key value` lines that set one thing (written at most once), per kind of block.
-AGENT_SETTING_KEYS = frozenset({STORE, CONTEXT})
-GRAPH_SETTING_KEYS = frozenset({STORE, CONTEXT, INPUT})
+AGENT_SETTING_KEYS = frozenset({STORE, TRACE, CONTEXT})
+GRAPH_SETTING_KEYS = frozenset({STORE, TRACE, CONTEXT, INPUT})
 # Words that open a statement of their own, so never a `key value` setting of an agent.
 STATEMENT_WORDS = (*SETTING_WORDS.values(), "interrupt")
 
@@ -56,6 +57,7 @@ NODE_KINDS = ("model", "tools", "python", "agent", "subgraph")  # `node x = KIND
 
 _HELP = {
     STORE: "keep one `store` line",
+    TRACE: "keep one `trace` line",
     CONTEXT: "keep one `context` line",
     INPUT: "list every input channel in one `input [...]`",
 }
@@ -83,6 +85,7 @@ class AgentSettings:
     limits: ast.LimitsStmt | None = None
     checkpoint: ast.CheckpointStmt | None = None
     store: ast.SettingStmt | None = None
+    trace: ast.SettingStmt | None = None
     context: ast.SettingStmt | None = None
     interrupts: tuple[ast.InterruptStmt, ...] = ()
     settings: tuple[ast.SettingStmt, ...] = ()  # every other `key value` line
@@ -95,6 +98,7 @@ class GraphSettings:
     limits: ast.LimitsStmt | None = None
     checkpoint: ast.CheckpointStmt | None = None
     store: ast.SettingStmt | None = None
+    trace: ast.SettingStmt | None = None
     context: ast.SettingStmt | None = None
     input: ast.SettingStmt | None = None
     output: ast.OutputStmt | None = None
@@ -159,6 +163,7 @@ def agent_settings(agent: ast.AgentDecl) -> AgentSettings:
         limits=b.one("limits", ast.LimitsStmt),
         checkpoint=b.one("checkpoint", ast.CheckpointStmt),
         store=b.one(STORE, ast.SettingStmt),
+        trace=b.one(TRACE, ast.SettingStmt),
         context=b.one(CONTEXT, ast.SettingStmt),
         interrupts=b.all(ast.InterruptStmt),
         settings=b.all(ast.SettingStmt),
@@ -173,6 +178,7 @@ def graph_settings(graph: ast.GraphDecl) -> GraphSettings:
         limits=b.one("limits", ast.LimitsStmt),
         checkpoint=b.one("checkpoint", ast.CheckpointStmt),
         store=b.one(STORE, ast.SettingStmt),
+        trace=b.one(TRACE, ast.SettingStmt),
         context=b.one(CONTEXT, ast.SettingStmt),
         input=b.one(INPUT, ast.SettingStmt),
         output=b.one("output", ast.OutputStmt),

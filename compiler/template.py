@@ -37,6 +37,7 @@ class AgentParts:
     checkpoint: ir.CheckpointSpec = field(default_factory=defaults.checkpoint)
     interrupts: tuple[ir.InterruptSpec, ...] = ()
     store: ir.StoreSpec | None = None  # I1
+    trace: ir.TraceSpec | None = None  # `trace …`: where `agentc run` sends spans
     context: str | None = None  # `context Ctx`: a Program.schemas name
     doc: str | None = None
 
@@ -112,6 +113,7 @@ def lower_agent(parts: AgentParts) -> ir.Graph:
         limits=parts.limits,
         checkpoint=parts.checkpoint,
         store=parts.store,
+        trace=parts.trace,
         agent=spec,
         context=parts.context,
         doc=parts.doc,

@@ -88,6 +88,7 @@ class Code(enum.StrEnum):
     UNTYPED_TOOL_PARAM = "untyped-tool-param"
     UNSCHEMABLE_PARAM = "unschemable-param"
     BAD_STORE = "bad-store"
+    BAD_TRACE = "bad-trace"
     # compiler: types
     UNKNOWN_TYPE = "unknown-type"
     # compiler: models
@@ -218,6 +219,7 @@ _INFO: dict[Code, CodeInfo] = {
     Code.BAD_STORE: CodeInfo(
         'a `store` is not memory, none, sqlite("\u2026") or postgres("\u2026")'
     ),
+    Code.BAD_TRACE: CodeInfo("a `trace` line names no place to send the run's spans"),
     Code.UNKNOWN_TYPE: CodeInfo("a type name is neither built in nor a declared schema"),
     Code.UNKNOWN_PROVIDER: CodeInfo("a model string's `provider:` prefix is not a known provider"),
     Code.UNKNOWN_MODEL: CodeInfo("no provider can be inferred from a model name (A2)"),

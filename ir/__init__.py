@@ -87,6 +87,7 @@ from .program import (
     RetryPolicy,
     StoreKind,
     StoreSpec,
+    TraceSpec,
 )
 
 __all__ = [
@@ -149,6 +150,7 @@ __all__ = [
     "SourceSpan",
     "StoreKind",
     "StoreSpec",
+    "TraceSpec",
     "ToolSpec",
     "TypeSpec",
 ]

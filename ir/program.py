@@ -225,6 +225,17 @@ class StoreSpec(Frozen):
     span: SourceSpan | None = None
 
 
+class TraceSpec(Frozen):
+    """`trace "run.jsonl"` / `trace "otlp://localhost:6006"` / `trace { to: …, content: true }`
+    / `trace none`: where `agentc run` sends the run's OpenTelemetry spans unless `--trace`
+    says otherwise. `target` None is `trace none`: off, even when the OTEL_* variables are
+    set. A `.jsonl` path is relative to the `.agent` file's directory."""
+
+    target: str | None
+    content: bool = False  # messages, prompts, tool arguments and results on the spans
+    span: SourceSpan | None = None
+
+
 class GraphKind(str, enum.Enum):
     AGENT = "agent"  # an `agent` block lowered through the create_agent template
     GRAPH = "graph"  # a hand-built `graph` block
@@ -243,6 +254,7 @@ class Graph(Frozen):
     checkpoint: CheckpointSpec
     agent: AgentSpec | None = None
     store: StoreSpec | None = None  # I1: None (no `store` line) and `store none` mean none
+    trace: TraceSpec | None = None  # None: no `trace` line (the command line and OTEL_* decide)
     # `context { user_id: str }`: the per-run context (LangGraph's context_schema), a
     # Program.schemas name; the run's `context` is validated against it before step one.
     context: str | None = None

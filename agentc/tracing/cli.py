@@ -34,6 +34,7 @@ from .config import (
 )
 
 if TYPE_CHECKING:
+    import agentc.ir as ir
     from agentc.runtime.compiled import CompiledGraph
 
 INSTALL = "pip install 'agentc[otel]'"
@@ -54,11 +55,24 @@ def add_trace_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def trace_settings(args: argparse.Namespace) -> TraceSettings | None:
-    """Where this run's spans go (None: not traced), or a `UsageError` saying why not."""
+def check_trace_arguments(args: argparse.Namespace) -> None:
+    """A bad `--trace` is a usage error before the file is even compiled."""
+    if args.trace:
+        trace_settings(args)
+
+
+def trace_settings(
+    args: argparse.Namespace, line: ir.TraceSpec | None = None
+) -> TraceSettings | None:
+    """Where this run's spans go (None: not traced), or a `UsageError` saying why not.
+
+    `--trace` first, then the file's `trace` line (`line`: `trace none` turns tracing off,
+    the OTEL_* variables too), then the variables."""
     try:
         if args.trace:
             settings = parse_target(args.trace, content_wanted(args.trace_content))
+        elif line is not None:
+            settings = _from_file(line, Path(args.file).parent)
         else:
             settings = settings_from_env()
     except TraceTargetError as exc:
@@ -78,6 +92,17 @@ def trace_settings(args: argparse.Namespace) -> TraceSettings | None:
             return None
         raise UsageError(f"--trace needs the OpenTelemetry packages: {INSTALL}")
     return replace(settings, content=True) if args.trace_content else settings
+
+
+def _from_file(line: ir.TraceSpec, base: Path) -> TraceSettings | None:
+    """The file's `trace` line (checked by the compiler); a `.jsonl` path is relative to the
+    `.agent` file's folder, as a checkpoint's file is."""
+    if line.target is None:
+        return None
+    settings = parse_target(line.target, line.content or content_wanted(False))
+    if settings.kind is SinkKind.JSONL and settings.where is not None:
+        return replace(settings, where=str(base / settings.where))
+    return settings
 
 
 def _check_writable(path: Path) -> None:

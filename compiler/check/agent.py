@@ -25,6 +25,7 @@ from ..settings import (
     CONTEXT,
     STATEMENT_WORDS,
     STORE,
+    TRACE,
     AgentSettings,
     duplicate_settings,
 )
@@ -44,6 +45,7 @@ from .run_settings import (
     has_checkpointer,
 )
 from .tools import ToolName, check_duplicate_tools, check_tools
+from .trace import check_trace
 
 STRATEGIES = tuple(s.value for s in ir.OutputStrategy)
 OUTPUT_OPTIONS: dict[str, Ty] = {
@@ -73,6 +75,8 @@ def check_agent(ctx: Ctx, agent: ast.AgentDecl) -> Iterator[Diagnostic]:
     yield from check_duplicate_tools(tools)
     if settings.store is not None:
         yield from check_store(settings.store)
+    if settings.trace is not None:
+        yield from check_trace(settings.trace)
     yield from check_interrupt_checkpointer(settings.interrupts, settings.checkpoint)
     yield from check_limit_budgets(ctx, settings)
 
@@ -177,8 +181,8 @@ def check_setting(ctx: Ctx, stmt: ast.SettingStmt) -> Iterator[Diagnostic]:
     """A `key value` line: a parameter of the prelude's `template agent`."""
     template = prelude_decls()["agent"]
     key = stmt.key.text
-    if key == STORE:
-        return  # the store: check_store
+    if key in (STORE, TRACE):
+        return  # check_store, check_trace
     if key == CONTEXT:
         yield from check_context(ctx, stmt)
         return

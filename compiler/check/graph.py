@@ -33,6 +33,7 @@ from .run_settings import (
     check_limits,
     check_store,
 )
+from .trace import check_trace
 
 
 def check_graph(ctx: Ctx, graph: ast.GraphDecl) -> Iterator[Diagnostic]:
@@ -56,6 +57,8 @@ def check_graph(ctx: Ctx, graph: ast.GraphDecl) -> Iterator[Diagnostic]:
         )
     if settings.store is not None:
         yield from check_store(settings.store)  # I1
+    if settings.trace is not None:
+        yield from check_trace(settings.trace)
     yield from check_interrupt_checkpointer(settings.interrupts, settings.checkpoint)
 
 
@@ -108,7 +111,7 @@ def _check_setting(ctx: Ctx, stmt: ast.SettingStmt, view: StateView) -> Iterator
         yield from check_context(ctx, stmt)
     elif key == INPUT:
         yield from check_channel_list(INPUT, stmt.value, view)
-    elif key not in GRAPH_SETTING_KEYS:  # the store: check_store
+    elif key not in GRAPH_SETTING_KEYS:  # the store and trace: check_store, check_trace
         yield error(
             Code.UNKNOWN_SETTING,
             f"graphs have no setting `{key}`",

@@ -32,6 +32,7 @@ from .common import (
     schema_name,
     store_spec,
     tool_spec,
+    trace_spec,
 )
 from .middleware import budgets, middleware
 
@@ -65,6 +66,7 @@ def agent_parts(low: Lowering, ctx: Ctx, agent: ast.AgentDecl, name: str) -> Age
         checkpoint=checkpoint_spec(s.checkpoint, ctx.unit),
         interrupts=tuple(interrupt_specs(s.interrupts)),
         store=store_spec(s.store),
+        trace=trace_spec(s.trace),
         context=context_schema(low, ctx, s.context),
         doc=agent.doc.value if agent.doc else None,
     )

@@ -18,6 +18,7 @@ import agentc.ir as ir
 from ...dsl import ast
 from ...dsl.diagnostics import Diagnostic
 from .. import defaults
+from ..check.trace import trace_target
 from ..context import Ctx, python_import
 from ..decls import span_ir
 from ..models import model_factory, resolve_model
@@ -318,6 +319,14 @@ def store_spec(stmt: ast.SettingStmt | None) -> ir.StoreSpec | None:
         kind = ir.StoreKind(v.callee.dotted)
         return ir.StoreSpec(kind=kind, path=path, url_env=_url_env(v), span=span)
     return ir.StoreSpec(kind=ir.StoreKind(_word(v)), span=span)
+
+
+def trace_spec(stmt: ast.SettingStmt | None) -> ir.TraceSpec | None:
+    """The block's `trace …` line (checked: check/trace.py reads it the same way), or None."""
+    if stmt is None:
+        return None
+    line = trace_target(stmt)
+    return ir.TraceSpec(target=line.target, content=line.content, span=span_ir(stmt.span))
 
 
 def _url_env(call: ast.Call) -> str | None:

@@ -42,6 +42,7 @@ from .common import (
     interrupt_specs,
     limits_spec,
     store_spec,
+    trace_spec,
 )
 from .nodes import lower_node, python_target
 
@@ -71,6 +72,7 @@ def lower_graph(low: Lowering, ctx: Ctx, decl: ast.GraphDecl, name: str) -> ir.G
         limits=limits_spec(s.limits, ir.GraphKind.GRAPH),
         checkpoint=checkpoint_spec(s.checkpoint, ctx.unit),
         store=store_spec(s.store),
+        trace=trace_spec(s.trace),
         context=context_schema(low, ctx, s.context),
         doc=decl.doc.value if decl.doc else None,
         span=span_ir(decl.span),
