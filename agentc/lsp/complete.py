@@ -28,9 +28,9 @@ from .index import Kind
 
 TOP = ("agentc", "use", "schema", "agent", "graph", "middleware", "router", "template", "test")
 AGENT = ("model", "prompt", "tools", "output", "middleware", "state", "limits", "interrupt")
-AGENT += ("checkpoint",)
+AGENT += ("checkpoint", "store", "trace", "context")
 GRAPH = ("state", "node", "edge", "route", "hook", "interrupt", "limits", "checkpoint")
-GRAPH += ("middleware", "output")
+GRAPH += ("middleware", "output", "store", "trace", "context", "input")
 TEST = ("agent", "model", "replay", "input", "decide", "expect")  # `test "…" { }`
 _K = lsp.CompletionItemKind
 

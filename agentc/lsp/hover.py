@@ -35,6 +35,10 @@ KEYWORDS = {
     "limits": "`limits { steps: 25, step_timeout: 30s }` — when a run stops.",
     "interrupt": "`interrupt before|after node, …` — pause the run there for a person.",
     "checkpoint": '`checkpoint sqlite("path") | memory` — where threads are saved.',
+    "store": '`store memory | sqlite("path") | postgres(…) | none` — the long-term store tools '
+    "and middleware may read and write.",
+    "trace": '`trace "otlp://HOST:PORT" | "FILE.jsonl" | { to: …, content: true } | none` — where '
+    "`agentc run` sends the run's OpenTelemetry spans unless `--trace` says otherwise.",
     "node": '`node name = python(module.fn) | model("…") | agent(other) | subgraph(g)`.',
     "edge": "`edge a -> b [when condition | otherwise]`; `edge a -> [b, c]` fans out; "
     "`edge [a, b] -> c` waits for both.",
