@@ -7,7 +7,8 @@ process, `--workers 4` on a throw-away PostgreSQL, each run a durable workflow) 
 OpenAI server on 127.0.0.1 (a process of its own, `--model-server`) that answers by the
 conversation, not by a queue, so a thousand interleaved runs each get the tool call first
 and the answer after it. N client threads (asyncio tasks on the SDK's async client, one
-LangGraph thread each) then run at once:
+LangGraph thread each; an SDK client, with its own connection pool, per 25 of them) then
+run at once:
 
 - `runs.wait`: throughput (runs/s over the whole batch) and p50/p99 latency;
 - `runs.stream` (stream mode `updates`): p50/p99 time to the first SSE event, and to the
@@ -278,6 +279,27 @@ async def gather_limited(n: int, limit: int, make: Callable[[int], Awaitable[Any
     return list(await asyncio.gather(*(one(i) for i in range(n))))
 
 
+SHARD = 25  # client threads per SDK client (and httpx connection pool)
+
+
+class Clients:
+    """One SDK client per `SHARD` client threads, picked by thread index. httpx's
+    connection pool walks all its connections on every request, so one pool of N
+    connections costs the client O(N) per request — at N = 1,000 the client, not the
+    server, was the busiest process on the machine. Small pools keep the client cheap, so
+    both servers are timed, not the client."""
+
+    def __init__(self, url: str, threads: int) -> None:
+        self.all = [sdk_client(url, SHARD) for _ in range(max(1, -(-threads // SHARD)))]
+
+    def __getitem__(self, i: int) -> LangGraphClient:
+        return self.all[i % len(self.all)]
+
+    async def aclose(self) -> None:
+        for c in self.all:
+            await c.http.client.aclose()
+
+
 def sdk_client(url: str, threads: int) -> LangGraphClient:
     from langgraph_sdk.client import LangGraphClient
 
@@ -301,14 +323,21 @@ async def shape(client: LangGraphClient, thread: str) -> tuple[list[str], list[i
 
 
 async def workload(url: str, threads: int, model_url: str, pid: int) -> Result:
-    client, out = sdk_client(url, threads), Result()
+    clients, out = Clients(url, threads), Result()
+    client = clients[0]
     model = httpx.AsyncClient(base_url=model_url, timeout=60)
     lone = (await client.threads.create())["thread_id"]
     await client.runs.wait(lone, "calc", input=ASK)
     _, lone_steps = await shape(client, lone)
 
-    async def create(_: int) -> str:
-        return str((await client.threads.create())["thread_id"])
+    async def create(i: int) -> str:
+        for attempt in range(3):  # a dropped keep-alive connection is the client's to retry
+            try:
+                return str((await clients[i].threads.create())["thread_id"])
+            except httpx.TransportError:
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     waited = await gather_limited(threads, 100, create)
     start = time.perf_counter()
@@ -316,7 +345,7 @@ async def workload(url: str, threads: int, model_url: str, pid: int) -> Result:
     async def wait(i: int) -> float | None:
         t0 = time.perf_counter()
         try:
-            await client.runs.wait(waited[i], "calc", input=ASK)
+            await clients[i].runs.wait(waited[i], "calc", input=ASK)
         except httpx.HTTPError:  # counted: a refused or dropped request is a finding
             return None
         return time.perf_counter() - t0
@@ -331,7 +360,7 @@ async def workload(url: str, threads: int, model_url: str, pid: int) -> Result:
 
     async def stream(i: int) -> tuple[float, float] | None:
         t0, first = time.perf_counter(), None
-        parts = client.runs.stream(streamed[i], "calc", input=ASK, stream_mode="updates")
+        parts = clients[i].runs.stream(streamed[i], "calc", input=ASK, stream_mode="updates")
         try:
             async for _ in parts:
                 first = first or time.perf_counter()
@@ -346,28 +375,29 @@ async def workload(url: str, threads: int, model_url: str, pid: int) -> Result:
     out.stream_ms = pct([e * 1000 for _, e in timings])
 
     async def check(i: int) -> bool:
-        kinds, steps = await shape(client, (waited + streamed)[i])
+        kinds, steps = await shape(clients[i], (waited + streamed)[i])
         return kinds == EXPECTED_MESSAGES and steps == lone_steps
 
     verdicts = await gather_limited(2 * threads, 50, check)
     out.checked, out.bad = len(verdicts), verdicts.count(False)
-    out.mem_kib, out.held = await memory(client, model, threads, pid)
-    await client.http.client.aclose()
+    out.mem_kib, out.held, lost = await memory(clients, model, threads, pid)
+    out.failed += lost
+    await clients.aclose()
     await model.aclose()
     return out
 
 
 async def memory(
-    client: LangGraphClient, model: httpx.AsyncClient, threads: int, pid: int
-) -> tuple[float, int]:
+    clients: Clients, model: httpx.AsyncClient, threads: int, pid: int
+) -> tuple[float, int, int]:
     """RSS per run held at its model call: every run started in the background, the model
     holding its answers, RSS read once no more calls arrive (a server that queues runs
     holds fewer than it was given), then the model lets go and every run is joined."""
-    ids = [str((await client.threads.create())["thread_id"]) for _ in range(threads)]
+    ids = [str((await clients[i].threads.create())["thread_id"]) for i in range(threads)]
     idle = tree_rss(pid)
     before = (await model.post("/_hold", json={"on": True})).json()["count"]
     runs = await gather_limited(
-        threads, 100, lambda i: client.runs.create(ids[i], "calc", input=ASK)
+        threads, 100, lambda i: clients[i].runs.create(ids[i], "calc", input=ASK)
     )
     held, still = 0, 0
     while still < 8 and held < threads:  # until the count has not moved for 2 s
@@ -376,8 +406,16 @@ async def memory(
         still, held = (still + 1, held) if now == held else (0, now)
     busy = tree_rss(pid)
     await model.post("/_hold", json={"on": False})
-    await gather_limited(threads, 100, lambda i: client.runs.join(ids[i], runs[i]["run_id"]))
-    return (busy - idle) / 1024 / max(held, 1), held
+
+    async def join(i: int) -> bool:
+        try:
+            await clients[i].runs.join(ids[i], runs[i]["run_id"])
+        except httpx.HTTPError:  # counted with the failed requests
+            return False
+        return True
+
+    joined = await gather_limited(threads, 100, join)
+    return (busy - idle) / 1024 / max(held, 1), held, joined.count(False)
 
 
 # ------------------------------------------------------------------ the table
@@ -439,7 +477,9 @@ def main(argv: list[str] | None = None) -> int:
                         results[side] = asyncio.run(workload(s.url, args.threads, model.url, s.pid))
                     except (httpx.HTTPError, OSError):
                         tail = (app / f"{side}.log").read_text(errors="replace")[-3000:]
-                        print(f"{side} failed; the end of its log:\n{tail}", file=sys.stderr)
+                        alive = Path(f"/proc/{s.pid}").exists()
+                        print(f"{side} failed ({'still running' if alive else 'exited'}); "
+                              f"the end of its log:\n{tail}", file=sys.stderr)  # fmt: skip
                         raise
     table(args.threads, results)
     print(f"langgraph dev ran with --n-jobs-per-worker {jobs}")

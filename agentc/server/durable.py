@@ -10,7 +10,9 @@ multitask strategies are decided here from the runs' rows (`reject` raises `Thre
 `interrupt` / `rollback` cancel the thread's runs and wait until they have stopped);
 a cancel is written first (`serve_cancels`) and then, for a run still queued, DBOS's
 cancel takes it off the queue — a worker that dequeues it in between sees the row and
-ends it before it starts; events are read by polling (`POLL_S`), never from memory.
+ends it before it starts; events and ends are read from the database, never from memory,
+when a notification says the run changed (`notify.RunSignals`: one listening connection
+for all the waiters, not a poll per waiter), and at least every `notify.FALLBACK_S`.
 """
 
 from __future__ import annotations
@@ -26,11 +28,11 @@ from dbos import EnqueueOptions
 from .dbos_setup import APP_VERSION, QUEUE, WORKFLOW, client
 from .engine import RunEvent, RunJob, RunOutcome, ThreadBusy
 from .models import CancelAction
+from .notify import POLL_S, RunSignals
 from .repo import RunRow
 from .repo_pg import PostgresRepository
 from .worker import job_json
 
-POLL_S = 0.05
 ACTIVE = ("pending", "running")
 
 
@@ -38,6 +40,7 @@ class DurableEngine:
     def __init__(self, repo: PostgresRepository, url: str) -> None:
         self.repo = repo
         self.client = client(url)
+        self.signals = RunSignals(repo.db.connect)
 
     async def submit(self, job: RunJob) -> None:
         busy = [] if job.temporary else self._busy(job.thread_id, job.run_id)
@@ -66,7 +69,7 @@ class DurableEngine:
         )
 
     async def cancel(self, run_id: str, action: CancelAction) -> bool:
-        row = self.repo.get_run(run_id)
+        row = await asyncio.to_thread(self.repo.get_run, run_id)
         if row is None:
             return False
         if row.status not in ACTIVE:
@@ -94,16 +97,18 @@ class DurableEngine:
     async def _ended(self, run_id: str) -> RunRow | None:
         """Wait until the run's row says it has ended (None: rolled back, deleted)."""
         while True:
+            changed = self.signals.watch(run_id)
             row = await asyncio.to_thread(self.repo.get_run, run_id)
             if row is None or row.status not in ACTIVE:
                 return row
-            await asyncio.sleep(POLL_S)
+            await self.signals.wait(changed)
 
     async def events(
         self, run_id: str, after_id: int | None = None
     ) -> AsyncGenerator[RunEvent, None]:
         last = max(after_id or 0, 0)
         while True:
+            changed = self.signals.watch(run_id)
             row = await asyncio.to_thread(self.repo.get_run, run_id)
             ended = row is None or row.status not in ACTIVE  # read before the events
             batch = await asyncio.to_thread(self.repo.events_after, run_id, last)
@@ -113,16 +118,18 @@ class DurableEngine:
             if not batch:
                 if ended:
                     return
-                await asyncio.sleep(POLL_S)
+                await self.signals.wait(changed)
 
     async def join(self, run_id: str) -> RunOutcome | None:
-        if self.repo.get_run(run_id) is None:
+        if await asyncio.to_thread(self.repo.get_run, run_id) is None:
             return None
         await self._ended(run_id)
 
         def result() -> Any:
             try:
-                return self.client.retrieve_workflow(run_id).get_result()
+                # (its row ends a moment before the workflow: DBOS's own poll is 1 s)
+                handle = self.client.retrieve_workflow(run_id)
+                return handle.get_result(polling_interval_sec=POLL_S)
             except Exception:  # cancelled while queued, or never enqueued here
                 return None
 
@@ -135,4 +142,5 @@ class DurableEngine:
         return bool(self._busy(thread_id))
 
     async def close(self) -> None:
+        await asyncio.to_thread(self.signals.close)
         await asyncio.to_thread(self.client.destroy)

@@ -21,7 +21,8 @@ from typing import Any, LiteralString, cast
 from agentc.runtime.checkpoint.pgdb import Database
 
 from .engine import RunEvent
-from .repo import SqlRepository
+from .notify import CANCEL_CHANNEL, CHANNEL
+from .repo import RunRow, SqlRepository
 
 SCHEMA_LOCK = 0x616765_6E7473  # one key for the server's tables
 _PG_SCHEMA = """
@@ -73,6 +74,20 @@ class PostgresRepository(SqlRepository):
             f"ON CONFLICT ({key}) DO UPDATE SET {sets}"
         )
 
+    # ---- a run's changes, told to every process that waits for it (`notify.RunSignals`)
+
+    def put_run(self, row: RunRow) -> None:
+        super().put_run(row)
+        self.notify(row.run_id)
+
+    def delete_run(self, run_id: str) -> bool:
+        found = super().delete_run(run_id)
+        self.notify(run_id)
+        return found
+
+    def notify(self, run_id: str, channel: str = CHANNEL) -> None:
+        self._run("SELECT pg_notify(?, ?)", (channel, run_id))
+
     # ---- run events: written by the worker that runs the run, read by any API process
 
     def add_events(self, run_id: str, events: list[RunEvent]) -> None:
@@ -83,6 +98,7 @@ class PostgresRepository(SqlRepository):
                 "ON CONFLICT DO NOTHING",
                 rows,
             )
+            cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, run_id))  # sent at commit
 
     def events_after(self, run_id: str, after: int, limit: int = 500) -> list[RunEvent]:
         rows = self._run(
@@ -104,6 +120,7 @@ class PostgresRepository(SqlRepository):
             "ON CONFLICT (run_id) DO UPDATE SET action = EXCLUDED.action",
             (run_id, action, time.time()),
         )
+        self.notify(run_id, CANCEL_CHANNEL)
 
     def cancel_asked(self, run_id: str) -> str | None:
         rows = self._run("SELECT action FROM serve_cancels WHERE run_id = ?", (run_id,))

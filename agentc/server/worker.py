@@ -24,7 +24,8 @@ active run across every worker. The workflow has three steps:
   so a run that finished is never run again, even if its worker dies before the last step.
 - `agentc_settle` writes the thread's status and values (or rolls the run back).
 
-Cancel is a row in `serve_cancels`: the running step sees it (polled) and stops the run,
+Cancel is a row in `serve_cancels`: the running step sees it (woken by its notification,
+`notify.RunSignals`; read again at least every `notify.FALLBACK_S`) and stops the run,
 whose thread keeps the state of its last saved superstep; a run that had not started yet
 ends at `agentc_start`. DBOS retries are off (steps are not retried; a crashed workflow is
 recovered, which is not a retry of a step that returned an error). Workers beat in
@@ -50,12 +51,12 @@ from .dbos_setup import APP_VERSION, POLL_S, QUEUE, WORKFLOW, config
 from .engine import RunEvent, RunJob, RunOutcome
 from .errors import exception_payload, log
 from .execute import GraphExecutor
+from .notify import CANCEL_CHANNEL, RunSignals
 from .repo_pg import PostgresRepository
 
 JSON = Any
 BEAT_S = 1.0  # how often a worker says it is alive
 LAPSE_S = 6.0  # a worker silent this long is dead: its runs go to a live one
-CANCEL_POLL_S = 0.1
 FLUSH_S = 0.02
 
 
@@ -119,6 +120,7 @@ class Worker:
         self.registry, self.repo, self.options = registry, repo, options
         self.executor = GraphExecutor(registry, repo)
         self.executor_id = f"agentc-{uuid.uuid4()}"
+        self.cancels = RunSignals(repo.db.connect, CANCEL_CHANNEL)
         self._stop = threading.Event()
 
     # ---- the steps
@@ -184,10 +186,11 @@ class Worker:
 
     async def _watch(self, run_id: str, running: asyncio.Task[RunOutcome]) -> None:
         while not running.done():
-            await asyncio.sleep(CANCEL_POLL_S)
+            asked = self.cancels.watch(run_id)
             if await asyncio.to_thread(self.repo.cancel_asked, run_id) is not None:
                 running.cancel()
                 return
+            await self.cancels.wait(asked)
 
     async def settle(self, data: JSON, begun: JSON, outcome: JSON) -> JSON:
         job = job_of(data)
@@ -236,6 +239,7 @@ class Worker:
         """Stop taking runs; the runs in flight go to a live worker at its next beat."""
         self._stop.set()
         DBOS.destroy(workflow_completion_timeout_sec=0)
+        self.cancels.close()
         with contextlib.suppress(Exception):
             self.repo.lapse(self.executor_id)
 
