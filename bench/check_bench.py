@@ -1,18 +1,24 @@
 """Benchmark `agentc check`: parse + compile + validate time by graph size.
 
-Generates graph files of 10, 100, 1,000 and 5,000 nodes (a chain of python nodes with a
-conditional loop every tenth node), times `compile_source` (median of several runs), prints
-a table with the per-node cost, and measures the cold start of checking a ~50-line file in a
-fresh process (`agentc check` if the CLI is installed, else `python -c` compile), with
-bytecode writing allowed and after a warm-up run, as on any installed copy.
+First compares `compile_source` with the Lark floor (the same file parsed to a tree by the
+parser as configured, interleaved rounds, medians) at 1,000, 5,000 and 20,000 nodes
+(target: ≤ 0.8× the floor). Then generates graph files of 10, 100, 1,000 and 5,000 nodes (a
+chain of python nodes with a conditional loop every tenth node), times `compile_source`
+(median of several runs), prints a table with the per-node cost, and measures the cold
+start of checking a ~50-line file in a fresh process (`agentc check` if the CLI is
+installed, else `python -c` compile), with bytecode writing allowed and after a warm-up
+run, as on any installed copy.
 Targets: ≈50-line file < 20 ms warm, 5,000 nodes < 2 s, linear growth.
 
-Run: python bench/check_bench.py [--runs N]
+Run: python bench/check_bench.py [--runs N] [--floor-only] [--sizes 1000,5000,20000]
+     [--clock wall|cpu]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import gc
 import os
 import shutil
 import statistics
@@ -20,9 +26,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from agentc.compiler.pipeline import compile_source
+from agentc.grammar import load_parser
 
 TOOLS = '''
 def step(state):
@@ -96,6 +104,43 @@ def time_compile(text: str, base: Path, runs: int) -> float:
     return statistics.median(times)
 
 
+def lark_floor_ratios(base: Path, sizes: tuple[int, ...], runs: int) -> None:
+    """`compile_source` against the Lark floor: the same file parsed to a `lark.Tree` by
+    the parser as `agentc` configures it (`load_parser().parse`, with Python's collector on
+    as for any caller; `gc off` repeats it with the collector paused, as agentc's own parse
+    does). Interleaved rounds, medians; target: check ≤ 0.8× the floor."""
+    parser = load_parser()
+    print(f"{'nodes':>7} {'floor ms':>9} {'floor gc off':>13} {'check ms':>9} {'ratio':>6}")
+    for n in sizes:
+        text = generate(n)
+        floor, floor_off, check = [], [], []
+        tree = functools.partial(parser.parse, text)
+        compiled = functools.partial(compile_source, text, "bench.agent", base_dir=base)
+        for _ in range(runs):
+            floor.append(_timed(tree))
+            floor_off.append(_timed(tree, gc_off=True))
+            check.append(_timed(compiled))
+        f, f_off, c = (statistics.median(x) for x in (floor, floor_off, check))
+        print(f"{n:>7} {f * 1e3:>9.0f} {f_off * 1e3:>13.0f} {c * 1e3:>9.0f} {c / f:>6.2f}")
+
+
+CLOCK = [time.perf_counter]  # `--clock cpu` swaps in time.process_time
+
+
+def _timed(work: Callable[[], object], gc_off: bool = False) -> float:
+    gc.collect()  # untimed: each run starts from the same heap, not the last one's garbage
+    enabled = gc.isenabled()
+    if gc_off:
+        gc.disable()
+    try:
+        t0 = CLOCK[0]()
+        work()
+        return CLOCK[0]() - t0
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _agentc_script() -> str | None:
     """The console script of this Python (not a shell shim in front of it, such as
     pyenv's, whose own start-up would be counted)."""
@@ -130,11 +175,22 @@ def cold_start(path: Path, runs: int = 9) -> tuple[str, float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--floor-only", action="store_true", help="only the Lark floor table")
+    ap.add_argument("--sizes", default="1000,5000,20000", help="node counts for the floor table")
+    ap.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="the floor table's clock"
+    )
     args = ap.parse_args()
+    if args.clock == "cpu":
+        CLOCK[0] = time.process_time
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         (base / "tools.py").write_text(TOOLS)
         compile_source(SMALL, "warmup.agent", base_dir=base)  # prelude, grammar caches
+        sizes = tuple(int(n) for n in args.sizes.split(","))
+        lark_floor_ratios(base, sizes, args.runs)
+        if args.floor_only:
+            return
         small = time_compile(SMALL, base, args.runs * 4)
         print(f"{'file':>18} {'lines':>7} {'median ms':>10} {'µs/node':>9}")
         print(f"{'small (agent+graph)':>18} {SMALL.count(chr(10)):>7} {small * 1e3:>10.2f} {'':>9}")

@@ -9,6 +9,7 @@ Invariant: the declaration's Python is never imported; only the attribute map is
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -86,7 +87,10 @@ class DeclInfo:
     decl: ast.DeclareDecl | None = None
 
 
+@functools.lru_cache(maxsize=1024)
 def span_ir(span: ast.Span) -> ir.SourceSpan:
+    """The IR's span for an AST span (both frozen: one `use` line's span, converted for each
+    of the thousands of nodes that name its module, is built once)."""
     return ir.SourceSpan(
         file=span.file,
         line=span.start.line,

@@ -22,7 +22,7 @@ import agentc.ir as ir
 
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, Diagnostics
-from ..dsl.parse import ParseResult, parse, parse_file
+from ..dsl.parse import ParseResult, collector_paused, parse, parse_file
 from ..dsl.source import SourceFile
 from ..dsl.suggest import suggestion_budget
 from .check import check_unit
@@ -53,16 +53,18 @@ class CompileResult:
 def compile_file(path: str | Path) -> CompileResult:
     """Read (UTF-8, a BOM allowed) and compile a file; an unreadable one is a diagnostic."""
     path = Path(path)
-    parsed = parse_file(path)
-    if parsed.module is None:  # unreadable (a loop of symbolic links too) or broken:
-        return _compile(parsed, base_dir=None)  # its diagnostics, no path to resolve
-    return _compile(parsed, base_dir=path.resolve().parent)
+    with collector_paused():  # a huge good file stays linear to check too
+        parsed = parse_file(path)
+        if parsed.module is None:  # unreadable (a loop of symbolic links too) or broken:
+            return _compile(parsed, base_dir=None)  # its diagnostics, no path to resolve
+        return _compile(parsed, base_dir=path.resolve().parent)
 
 
 def compile_source(
     text: str, filename: str, *, base_dir: str | Path | None = None
 ) -> CompileResult:
-    return _compile(parse(text, filename), base_dir=base_dir)
+    with collector_paused():  # a huge good file stays linear to check too
+        return _compile(parse(text, filename), base_dir=base_dir)
 
 
 def _compile(parsed: ParseResult, *, base_dir: str | Path | None) -> CompileResult:

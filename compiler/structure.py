@@ -155,9 +155,9 @@ class Reach:
             if e.kind is not EdgeKind.JOIN:
                 free.setdefault(e.source, set()).add(e.target)
         seen = {ir.START}
+        queue = deque(seen)
         while True:
-            queue = deque(seen)
-            while queue:
+            while queue:  # each node is walked once, however many joins release in turn
                 for nxt in free.get(queue.popleft(), set()) - seen:
                     seen.add(nxt)
                     queue.append(nxt)
@@ -165,6 +165,7 @@ class Reach:
             if not released:
                 return seen - {ir.START}
             seen |= released
+            queue.extend(released)
 
 
 def _walk(adjacent: dict[str, set[str]], start: str) -> set[str]:

@@ -9,20 +9,23 @@ text whatsoever this returns a `ParseResult`; user mistakes never escape as exce
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from lark import Lark, Token, Tree
+from lark import Lark
 from lark.exceptions import LarkError, UnexpectedInput
 from lark.lexer import PatternStr
 
 from agentc.grammar import load_parser
 
 from . import ast
-from .build import build_module
+from .build import AstBuilder
 from .codes import Code
 from .diagnostics import Diagnostic, error
 from .recovery import recover_all
+from .reduce import NotParsed, TooDeep, parse_ast
 from .source import SourceFile
 from .syntax_errors import PatternOf
 
@@ -52,29 +55,44 @@ def _pattern_of(parser: Lark) -> PatternOf:
     return lambda name: _LITERALS.get(name)
 
 
-def parse(text: str, filename: str = "<input>") -> ParseResult:
-    """Parse one file's text; never raises for any text."""
-    # Parsing allocates many small acyclic objects; the cyclic collector's passes over
-    # them cost as much as the parse itself on large files, so it waits until we are done.
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic collector waits while the body runs (re-entrant).
+
+    Parsing and compiling allocate many small acyclic objects; the collector's passes
+    over them cost as much as the work itself on large files, and more the larger the
+    file (each full pass walks everything built so far), so it waits until we are done.
+    A caller that goes on to compile pauses it around both, so the AST, freed by
+    reference counting once compiled, is never walked at all.
+    """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _parse(text, filename)
+        yield
     finally:
         if was_enabled:
             gc.enable()
 
 
+def parse(text: str, filename: str = "<input>") -> ParseResult:
+    """Parse one file's text; never raises for any text."""
+    with collector_paused():
+        return _parse(text, filename)
+
+
 def _parse(text: str, filename: str) -> ParseResult:
     source = SourceFile(filename, text)
     parser = load_parser()
-    try:
-        tree = parser.parse(text)
+    built = _build(parser, source)
+    if built is not None:
+        return built
+    try:  # a syntax error: Lark's own tree path raises the exception recovery reads
+        parser.parse(text)
     except UnexpectedInput as exc:
         return _recovered(source, parser, exc)
     except LarkError as exc:  # defensive: any other Lark failure is still a diagnostic
         return _failed(source, f"the parser could not read this file ({type(exc).__name__})")
-    return _build(tree, source)
+    return _failed(source, "the parser could not read this file")  # both paths must agree
 
 
 def _recovered(source: SourceFile, parser: Lark, exc: UnexpectedInput) -> ParseResult:
@@ -83,25 +101,28 @@ def _recovered(source: SourceFile, parser: Lark, exc: UnexpectedInput) -> ParseR
     recovered = recover_all(source, parser.parse, exc, _pattern_of(parser))
     diagnostics = recovered.diagnostics
     if recovered.text is not None:
-        try:
-            tree = parser.parse(recovered.text)
-        except LarkError:
-            tree = None
-        if tree is not None:
-            built = _build(tree, SourceFile(source.name, recovered.text)).diagnostics
-            diagnostics = tuple(sorted(diagnostics + built, key=lambda d: d.span.start.offset))
+        built = _build(parser, SourceFile(source.name, recovered.text))
+        if built is not None:
+            diagnostics = tuple(
+                sorted(diagnostics + built.diagnostics, key=lambda d: d.span.start.offset)
+            )
     return ParseResult(None, diagnostics, source)
 
 
-def _build(tree: Tree[Token], source: SourceFile) -> ParseResult:
+def _build(parser: Lark, source: SourceFile) -> ParseResult | None:
+    """The parse of a text without syntax errors; None when it has some."""
+    builder = AstBuilder(source)
     try:
-        module, diagnostics = build_module(tree, source)
+        try:
+            module = parse_ast(parser, source.text, builder)
+        except TooDeep:  # very deep nesting: the tree walk decides, as it always has
+            builder = AstBuilder(source)
+            module = builder.transform(parser.parse(source.text))
     except RecursionError:
         return _failed(source, "the file nests brackets or expressions too deeply")
-    except LarkError as exc:  # a VisitError wrapping RecursionError raised in a callback
-        if isinstance(getattr(exc, "orig_exc", None), RecursionError):
-            return _failed(source, "the file nests brackets or expressions too deeply")
-        raise
+    except (NotParsed, LarkError):
+        return None
+    diagnostics = tuple(builder.diagnostics)
     failed = any(d.is_error for d in diagnostics)
     return ParseResult(None if failed else module, diagnostics, source)
 
@@ -144,4 +165,4 @@ def undecodable(name: str, data: bytes, exc: UnicodeDecodeError) -> ParseResult:
     return ParseResult(None, (diagnostic,), source)
 
 
-__all__ = ["ParseResult", "parse", "parse_file", "undecodable"]
+__all__ = ["ParseResult", "collector_paused", "parse", "parse_file", "undecodable"]

@@ -9,7 +9,10 @@ beside them for editors (HCL's line/column/byte triple).
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
+
+_NEWLINE = re.compile("\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +51,8 @@ class SourceFile:
     _line_starts: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        starts = [0]
-        for i, ch in enumerate(self.text):
-            if ch == "\n":
-                starts.append(i + 1)
-        object.__setattr__(self, "_line_starts", tuple(starts))
+        starts = (0, *(m.end() for m in _NEWLINE.finditer(self.text)))
+        object.__setattr__(self, "_line_starts", starts)
 
     def pos(self, offset: int) -> Pos:
         """The position of a code-point offset (clamped into the file)."""
