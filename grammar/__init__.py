@@ -4,12 +4,14 @@ Input: nothing but `agent.lark` beside this file. Output: `load_parser()`, one c
 LALR parser per process (positions propagated, contextual lexer, `[]` placeholders).
 The analysed parser is cached in a user cache directory (`$XDG_CACHE_HOME/agentc` or
 `~/.cache/agentc`), keyed by the grammar's hash and the Lark version, so a cold start
-skips grammar analysis; when no cache directory is writable, the parser is built in
+skips grammar analysis; the cache is JSON (`jsoncache`), never Lark's own pickle cache; a
+damaged file is rebuilt; when no cache directory is writable, the parser is built in
 memory. Nothing is ever written inside the package.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -63,20 +65,26 @@ def _cache_file(grammar: str) -> str | None:
         return None
     if not os.access(folder, os.W_OK | os.R_OK):
         return None
-    return str(folder / f"grammar-{digest}.lark-cache")
+    return str(folder / f"grammar-{digest}.json")
 
 
 @functools.cache
 def load_parser() -> Lark:
     """The process-wide parser (built once; loaded from the user cache when present)."""
+    from . import jsoncache
+
     grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
     path = _cache_file(grammar)
     if path is not None:
         try:
-            return Lark(grammar, cache=path, **_OPTIONS)
-        except OSError:
-            pass  # an unreadable or unwritable cache file: build in memory instead
-    return Lark(grammar, **_OPTIONS)
+            return jsoncache.load(Path(path), postlex=_OPTIONS["postlex"])
+        except jsoncache.CacheMiss:
+            pass  # none yet, damaged, or of another format: build it and write it again
+    parser = Lark(grammar, **_OPTIONS)
+    if path is not None:
+        with contextlib.suppress(OSError):  # an unwritable file: the parser still works
+            jsoncache.save(parser, Path(path))
+    return parser
 
 
 __all__ = ["GRAMMAR_PATH", "cache_dir", "load_parser"]

@@ -40,8 +40,8 @@ def _fresh_process(env: dict[str, str]) -> subprocess.CompletedProcess:
 def test_cache_goes_to_xdg_cache_home(tmp_path):
     done = _fresh_process({"XDG_CACHE_HOME": str(tmp_path)})
     assert done.stdout.strip() == "True", done.stderr
-    assert list((tmp_path / "agentc").glob("grammar-*.lark-cache"))
-    assert not list(GRAMMAR_PATH.parent.glob("*.lark-cache"))  # never inside the package
+    assert list((tmp_path / "agentc").glob("grammar-*.json"))
+    assert not list(GRAMMAR_PATH.parent.glob("grammar-*"))  # never inside the package
 
 
 def test_unwritable_cache_dir_falls_back_quietly(tmp_path):
