@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from agentc.compiler.testblocks import USAGE_KEYS
 from agentc.dsl import ast
 from agentc.dsl.source import Span
 
@@ -104,11 +105,8 @@ def _output(stmt: ast.TestExpect, turn: Turn) -> Failure | None:
 
 
 def _usage(stmt: ast.TestExpect, turn: Turn) -> Failure | None:
-    figures = {k: turn.usage.get(k, 0) for k in _USAGE}
+    figures = {k: turn.usage.get(k, 0) for k in USAGE_KEYS}
     return _compare(stmt, figures, "usage")
-
-
-_USAGE = ("model_calls", "tool_calls", "input_tokens", "output_tokens", "total_tokens", "steps")
 
 
 def _interrupt(stmt: ast.TestExpect, turn: Turn) -> Failure | None:
