@@ -23,6 +23,7 @@ from agentc.api import bind, compile_program
 from agentc.graphview import LoadedGraph
 from agentc.runtime import MemoryCheckpointer
 from agentc.runtime.schema import find_schema
+from agentc.tracing.served import trace_served
 
 from .backends import Backends
 from .errors import not_found
@@ -98,6 +99,7 @@ class Registry:
                 self._graphs[g.name] = bind(
                     program, g.name, base_dir, backends.checkpointer, backends.store
                 )
+                trace_served(self._graphs[g.name], g.trace, base_dir)  # `trace` line, OTEL_*
 
     def all(self) -> list[Assistant]:
         return list(self.by_id.values())
@@ -118,7 +120,9 @@ class Registry:
     def fresh(self, a: Assistant) -> LoadedGraph:
         """The graph on its own in-memory checkpointer: a stateless run's thread is gone
         when the run ends."""
-        return bind(a.program, a.graph_id, a.base_dir, MemoryCheckpointer(), self.backends.store)
+        graph = bind(a.program, a.graph_id, a.base_dir, MemoryCheckpointer(), self.backends.store)
+        trace_served(graph, a.program.graph(a.graph_id).trace, a.base_dir)
+        return graph
 
     def drawing(self, a: Assistant, xray: bool | int) -> dict[str, Any]:
         """LangChain's `Graph.to_json()` of the assistant's graph."""

@@ -67,12 +67,15 @@ class StudioTraces:
 
         from agentc.tracing import instrument
         from agentc.tracing.ring import SpanRing
+        from agentc.tracing.served import providers
 
         ring, provider = SpanRing(), TracerProvider()
         provider.add_span_processor(ring)
+        for served in providers():  # graphs traced to a backend keep sending there, and show
+            served.add_span_processor(ring)
         for assistant in self.registry.all():
             graph = self.registry.graph(assistant)
-            if graph.observer is None:  # a graph traced to a backend already stays so
+            if graph.observer is None:
                 instrument(graph, tracer_provider=provider)
         return ring
 

@@ -45,13 +45,23 @@ async def _refuse(send: Send, status: int, body: dict[str, Any], extra: list[Any
     await send({"type": "http.response.body", "body": data})
 
 
+def _open(path: str) -> bool:
+    """A path answered without the key: the open ones, and the studio page's own files
+    (code, no data: the page asks for the key and sends it with every request for data,
+    `/studio/api/` included)."""
+    if path in OPEN_PATHS:
+        return True
+    page = path == "/studio" or path.startswith("/studio/")
+    return page and not (path == "/studio/api" or path.startswith("/studio/api/"))
+
+
 class ApiKeyGuard:
     def __init__(self, app: ASGIApp, key: str) -> None:
         self.app = app
         self._key = key.encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] == "OPTIONS" or scope["path"] in OPEN_PATHS:
+        if scope["type"] != "http" or scope["method"] == "OPTIONS" or _open(scope["path"]):
             await self.app(scope, receive, send)
             return
         if not self._allowed(dict(scope["headers"])):

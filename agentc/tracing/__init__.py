@@ -5,8 +5,10 @@
 `agentc.tracing.instrument(graph, tracer_provider=…, content=…)` traces every run of a
 loaded graph. Spans: `invoke_agent {name}` (or `invoke_workflow {name}`) per run, `chat
 {model}` per model call, `execute_tool {tool}` per tool call, one per middleware hook node,
-and sub-agents nested under the tool call that ran them (recorder.py). Contents only when
-asked for, through the file's `pii` middleware (content.py).
+and sub-agents nested under the tool call that ran them (recorder.py), recorded as plain
+records on the run's thread (records.py) and built into the SDK's spans on the export side
+(ship.py). `agentc serve` traces its graphs through served.py. Contents only when asked
+for, through the file's `pii` middleware (content.py).
 
 Input: nothing at import. Output: `instrument`, `uninstrument` (loaded on first use, with
 OpenTelemetry), `TraceSettings`, `parse_target`, `settings_from_env`, `JsonlSpanExporter`;

@@ -1,17 +1,19 @@
-"""One run's spans, built from the runtime's `events` and `debug` streams as they arrive.
+"""One run's spans, recorded from the runtime's `events` and `debug` streams as they arrive.
 
 Input: the run's events (model and tool calls with their `run_id`, `ns`, step and task;
 the `debug` stream's task starts, task results and checkpoints), the program's facts and,
-when contents are on, a `Redactor`. Output: OpenTelemetry spans — `invoke_agent {name}`
-(or `invoke_workflow {name}` for a graph block) for the run, `chat {model}` per model
-call, `execute_tool {tool}` per tool call, a span per middleware hook node (and per node
-of a graph block), and an `invoke_agent` span for each sub-agent, nested under the tool
-call (or node) that ran it. Invariants: parents are passed explicitly (events arrive from
-worker threads too, so nothing relies on the ambient context), each parent's context made
-once; one lock guards the maps; a span's constant attributes come from `Templates`, built
-once per construct, and only what varies is added per span; every span this recorder starts
-is ended when the run ends, however it ends (a pause leaves `agentc.paused`, a failure the
-run's `error.type`).
+when contents are on, a `Redactor`. Output: the run's spans as plain records
+(`records.Rec`, in a `RunTrace`) handed to an outlet (`ship.py`) when the run ends —
+`invoke_agent {name}` (or `invoke_workflow {name}` for a graph block) for the run, `chat
+{model}` per model call, `execute_tool {tool}` per tool call, a span per middleware hook
+node (and per node of a graph block), and an `invoke_agent` span for each sub-agent,
+nested under the tool call (or node) that ran it. Invariants: nothing here makes an SDK
+span; parents are named explicitly (events arrive from worker threads too, so nothing
+relies on the ambient context); one lock guards the maps; a span's constant attributes
+come from `Templates`, built once per construct, and only what varies is added per span;
+every span this recorder starts is ended when the run ends, however it ends (a pause
+leaves `agentc.paused`, a failure the run's `error.type`); a run of more than `CHUNK`
+ended spans hands them on as it goes.
 """
 
 from __future__ import annotations
@@ -20,11 +22,11 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from opentelemetry import trace
 from opentelemetry.context import Context
-from opentelemetry.trace import Span, SpanKind, Status, StatusCode, Tracer
+from opentelemetry.trace import NonRecordingSpan, SpanKind
 
 import agentc.ir as ir
 from agentc.runtime.events import (
@@ -44,6 +46,7 @@ from . import attrs as a
 from . import content
 from .content import Redactor
 from .facts import GraphFacts, ProgramFacts
+from .records import CHUNK, CLIENT, INTERNAL, Ids, Rec, RunTrace, now
 from .templates import Templates
 
 Sink = Callable[[Any], None]
@@ -62,37 +65,53 @@ class RunInfo:
 
 @dataclass(frozen=True, slots=True)
 class _Tool:
-    span: Span
+    span: Rec
     tool: str
 
 
 @dataclass(frozen=True, slots=True)
 class _Child:
-    span: Span
-    parent: Span
+    span: Rec
+    parent: Rec
     facts: GraphFacts | None
 
 
+class Outlet(Protocol):
+    """Where a run's records go (`ship.Shipper`, or `Replay` for a tracer not the SDK's)."""
+
+    def begin(self, run: RunTrace) -> None: ...
+    def ship(self, run: RunTrace) -> None: ...
+
+
 class RunRecorder:
+    run: RunTrace  # these four set by `start`, called first
+    root: Rec
+    root_context: Context
+    recording: bool
+
     def __init__(
-        self, tracer: Tracer, program: ProgramFacts, info: RunInfo, templates: Templates
+        self,
+        ids: Ids,
+        program: ProgramFacts,
+        info: RunInfo,
+        templates: Templates,
+        outlet: Outlet,
     ) -> None:
-        self.tracer, self.program, self.info, self.templates = tracer, program, info, templates
+        self.ids, self.program, self.info, self.templates = ids, program, info, templates
+        self.outlet = outlet
+        self.new_id = ids.span_id
         self.lock = threading.Lock()
-        self.root: Span = trace.INVALID_SPAN
-        self.root_context = Context()
-        self.contexts: dict[Span, Context] = {}  # a parent span → the context naming it
-        self.tasks: dict[str, Span] = {}  # top-level task id → its node span
-        self.calls: dict[str, Span] = {}  # run_id → chat / execute_tool span
+        self.tasks: dict[str, Rec] = {}  # top-level task id → its node span
+        self.calls: dict[str, Rec] = {}  # run_id → chat / execute_tool span
         self.tool_tasks: dict[tuple[str, str, str], _Tool] = {}  # (ns, node, task) → its call
         self.children: dict[str, _Child] = {}  # a nested run's ns → its agent span
-        self.first: dict[tuple[str, str, int], tuple[Span, int]] = {}  # awaiting a chunk
+        self.first: dict[tuple[str, str, int], tuple[Rec, int]] = {}  # awaiting a chunk
         self.checkpoint: str | None = None
         self.tokens = [0, 0]
 
     # ---- the run
 
-    def start(self, value: Any) -> Span:
+    def start(self, value: Any) -> Rec:
         g = self.info.graph
         attrs = self.templates.run(g)
         if self.info.thread is not None:
@@ -103,10 +122,16 @@ class RunRecorder:
             attrs["agentc.resumed"] = True
         elif self.info.redactor is not None and value:
             attrs.update(_run_input(value, self.info.redactor))
-        self.root = self.tracer.start_span(f"{g.operation} {g.name}", attributes=attrs)
+        name = f"{g.operation} {g.name}"
+        self.run, self.recording = self.ids.open(name, attrs, self.info.run_id)
+        self.root = root = Rec(name, self.new_id(), None, attrs, INTERNAL)
+        self.run.started.append(root)
         # the caller's context (baggage and all) with the run's span in it
-        self.root_context = self.contexts[self.root] = trace.set_span_in_context(self.root)
-        return self.root
+        context = self.run.context_of(root.span_id)
+        self.root_context = trace.set_span_in_context(NonRecordingSpan(context))
+        if self.recording:
+            self.outlet.begin(self.run)
+        return root
 
     def tee(self, sink: Sink | None, modes: frozenset[Any]) -> Sink:
         """The run's sink: every event to this recorder, the caller's modes to the caller."""
@@ -126,9 +151,9 @@ class RunRecorder:
             self._close_all(None, paused)
             root = self.root
             if paused:
-                root.set_attribute(a.PAUSED, True)
+                root.attrs[a.PAUSED] = True
             if self.info.redactor is not None:
-                root.set_attributes(_run_output(values, self.info.redactor))
+                root.attrs.update(_run_output(values, self.info.redactor))
             self._end_root()
 
     def fail(self, exc: BaseException) -> None:
@@ -143,14 +168,15 @@ class RunRecorder:
         if self.checkpoint is not None:
             last[a.CHECKPOINT] = self.checkpoint
         if last:
-            self.root.set_attributes(last)
-        self.root.end()
+            self.root.attrs.update(last)
+        self._end(self.root)
+        if self.recording:
+            self.outlet.ship(self.run)
 
     def _close_all(self, exc: BaseException | None, paused: bool) -> None:
         """Spans still open when the run ends: a call a pause cut short, a failed step."""
         if not (self.calls or self.tasks or self.children):
             self.tool_tasks.clear()
-            self.contexts.clear()
             return
         leftover = [*self.calls.values(), *self.tasks.values()]
         leftover += [c.span for c in reversed(self.children.values())]
@@ -158,9 +184,9 @@ class RunRecorder:
             if exc is not None:
                 self._error(span, exc)
             elif paused:
-                span.set_attribute(a.PAUSED, True)
-            span.end()
-        for table in (self.calls, self.tasks, self.children, self.tool_tasks, self.contexts):
+                span.attrs[a.PAUSED] = True
+            self._end(span)
+        for table in (self.calls, self.tasks, self.children, self.tool_tasks):
             table.clear()
 
     # ---- events
@@ -178,7 +204,7 @@ class RunRecorder:
         if self.info.redactor is not None:
             attrs.update(content.chat_input(e.messages, self.info.redactor))
         parent = self._parent(e.ns, e.node, e.task_id)
-        span = self._start(f"chat {e.model}", parent, attrs, SpanKind.CLIENT)  # a model server
+        span = self._start(f"chat {e.model}", parent, attrs, CLIENT)  # a model server
         self.calls[e.run_id] = span
         if self.info.streaming:
             self.first[(e.ns, e.node, e.step)] = (span, time.monotonic_ns())
@@ -191,13 +217,13 @@ class RunRecorder:
         if isinstance(e, ModelError):
             self._error(span, e.error)
         else:
-            span.set_attributes(a.chat_response(e))
+            span.attrs.update(a.chat_response(e))
             if isinstance(e.message, AIMessage) and e.message.usage_metadata is not None:
                 self.tokens[0] += e.message.usage_metadata.input_tokens
                 self.tokens[1] += e.message.usage_metadata.output_tokens
             if self.info.redactor is not None:
-                span.set_attributes(content.chat_output(e.message, self.info.redactor))
-        span.end()
+                span.attrs.update(content.chat_output(e.message, self.info.redactor))
+        self._end(span)
 
     def _chunk(self, e: MessagesEvent) -> None:
         if not self.first:
@@ -205,7 +231,7 @@ class RunRecorder:
         waiting = self.first.pop((e.ns, e.node, e.step), None)
         if waiting is not None:
             span, began = waiting
-            span.set_attribute(a.TTFC, (time.monotonic_ns() - began) / 1e9)
+            span.attrs[a.TTFC] = (time.monotonic_ns() - began) / 1e9
 
     def _tool_start(self, e: ToolStart) -> None:
         attrs = self.templates.tool(self._facts(e.ns), e.tool)
@@ -230,11 +256,11 @@ class RunRecorder:
             self._error(span, e.error)
         else:
             if e.status == "error":  # an error answer the model reads (the call failed)
-                span.set_attribute(a.ERROR_TYPE, "tool_error")
-                span.set_status(Status(StatusCode.ERROR))
+                span.attrs[a.ERROR_TYPE] = "tool_error"
+                span.error = ""
             if self.info.redactor is not None:
-                span.set_attributes(content.tool_output(e.output, self.info.redactor))
-        span.end()
+                span.attrs.update(content.tool_output(e.output, self.info.redactor))
+        self._end(span)
 
     def _debug(self, e: DebugEvent) -> None:
         if e.kind is DebugKind.CHECKPOINT:
@@ -246,7 +272,7 @@ class RunRecorder:
             span = self.tasks.pop(str(e.payload.get("id")), None)
             if span is not None:
                 self._end_children(span)
-                span.end()
+                self._end(span)
 
     def _task_start(self, step: int, node: str, task_id: str) -> None:
         """A span for a middleware hook node, and for each node of a graph block (an
@@ -260,7 +286,7 @@ class RunRecorder:
 
     # ---- parents
 
-    def _parent(self, ns: str, node: str, task_id: str) -> Span:
+    def _parent(self, ns: str, node: str, task_id: str) -> Rec:
         if not ns:
             return self.tasks.get(task_id, self.root)
         return self._child(ns).span
@@ -310,25 +336,27 @@ class RunRecorder:
     def _facts(self, ns: str) -> GraphFacts | None:
         return self.info.graph if not ns else self._child(ns).facts
 
-    def _end_children(self, parent: Span) -> None:
+    def _end_children(self, parent: Rec) -> None:
+        if not self.children:
+            return
         for ns in [ns for ns, c in self.children.items() if c.parent is parent]:
             child = self.children.pop(ns)
             self._end_children(child.span)
-            child.span.end()
+            self._end(child.span)
 
     # ---- helpers
 
-    def _start(
-        self, name: str, parent: Span, attrs: a.Attrs, kind: SpanKind = SpanKind.INTERNAL
-    ) -> Span:
-        context = self.contexts.get(parent)
-        if context is None:
-            context = self._context(parent)
-        return self.tracer.start_span(name, context=context, kind=kind, attributes=attrs)
+    def _start(self, name: str, parent: Rec, attrs: a.Attrs, kind: SpanKind = INTERNAL) -> Rec:
+        rec = Rec(name, self.new_id(), parent.span_id, attrs, kind)
+        self.run.started.append(rec)
+        return rec
 
-    def _context(self, parent: Span) -> Context:
-        context = self.contexts[parent] = trace.set_span_in_context(parent, Context())
-        return context
+    def _end(self, rec: Rec) -> None:
+        rec.end = now()
+        ended = self.run.ended
+        ended.append(rec)
+        if len(ended) >= CHUNK and self.recording and rec is not self.root:
+            self.outlet.ship(self.run.split())  # a long run's ended spans go on before its end
 
     def _place(self, attrs: a.Attrs, step: int, node: str, ns: str) -> None:
         """What a call or node span adds to its template: where in the run it is."""
@@ -339,11 +367,10 @@ class RunRecorder:
         if self.info.thread is not None:
             attrs[a.CONVERSATION] = self.info.thread
 
-    def _error(self, span: Span, exc: BaseException) -> None:
-        span.set_attribute(a.ERROR_TYPE, a.error_type(exc))
+    def _error(self, span: Rec, exc: BaseException) -> None:
+        span.attrs[a.ERROR_TYPE] = a.error_type(exc)
         r = self.info.redactor  # a message may quote the run's data: only with contents on
-        text = r.text(f"{type(exc).__name__}: {exc}") if r is not None else None
-        span.set_status(Status(StatusCode.ERROR, text))
+        span.error = r.text(f"{type(exc).__name__}: {exc}") if r is not None else ""
 
 
 def _run_input(value: dict[str, Any], r: Redactor) -> a.Attrs:

@@ -1,8 +1,10 @@
 """Spans kept in memory, a bounded ring of runs, for a page that shows a run's trace (the
 studio) without a tracing backend.
 
-Input: the spans of instrumented runs, as an SDK span processor sees them start and end;
-a run's span names its run in `agentc.run_id` (the id `agentc serve` gives the run).
+Input: the spans of instrumented runs, as an SDK span processor sees them start and end,
+and, while a run runs, its records (`begin_run`: the recorder's `RunTrace`, read as it
+grows, so a page shows the run's spans live); a run's span names its run in
+`agentc.run_id` (the id `agentc serve` gives the run).
 Output: `SpanRing.run(run_id)` → the run's spans as JSON-ready dicts (open spans too, with
 no end yet), each with its time, tokens and, where the model's list prices are known, its
 cost in USD. Invariants: at most `max_runs` runs and `max_total` spans are kept (the oldest
@@ -26,6 +28,7 @@ from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 from agentc.stdlib.providers.profiles import profile_for
 
 from . import attrs as a
+from .records import Rec, RunTrace
 
 _TOKENS = (
     ("input", a.INPUT_TOKENS),
@@ -41,6 +44,7 @@ class _Run:
     trace_id: int
     spans: dict[int, dict[str, Any]] = field(default_factory=dict)  # span id → its dict
     dropped: int = 0
+    live: RunTrace | None = None  # the running run's records, until its spans arrive
 
 
 class SpanRing(SpanProcessor):
@@ -66,13 +70,25 @@ class SpanRing(SpanProcessor):
             with self._lock:
                 self._put(ctx.trace_id, span, started=False)
 
+    def begin_run(self, run: RunTrace) -> None:
+        """A traced run started (`ship.Shipper` tells): its spans show while it runs."""
+        if run.run_id is None:
+            return
+        with self._lock:
+            self._begin(run.run_id, run.trace_id)
+            self._runs[run.run_id].live = run
+
     def run(self, run_id: str) -> dict[str, Any] | None:
         """The run's spans in the order they started (None: no run of that id is kept)."""
         with self._lock:
             found = self._runs.get(run_id)
             if found is None:
                 return None
-            spans = sorted(found.spans.values(), key=lambda s: s["start_ns"])
+            copied = list(found.spans.values())
+            if found.live is not None:  # still running: its records, read as they are now
+                running = list(found.live.started)[: self.max_spans]
+                copied += [_rec(r) for r in running if r.span_id not in found.spans]
+            spans = sorted(copied, key=lambda s: s["start_ns"])
             dropped = found.dropped
         return {
             "run_id": run_id,
@@ -82,6 +98,9 @@ class SpanRing(SpanProcessor):
         }
 
     def _begin(self, run_id: str, trace_id: int) -> None:
+        found = self._runs.get(run_id)
+        if found is not None and found.trace_id == trace_id:
+            return  # shown live since it started: its spans now arrive
         self._runs[run_id] = _Run(trace_id)
         self._traces[trace_id] = run_id
         while len(self._runs) > self.max_runs:
@@ -106,6 +125,9 @@ class SpanRing(SpanProcessor):
             while self.total > self.max_total and next(iter(self._runs.values())) is not found:
                 self._drop_oldest()
         found.spans[ctx.span_id] = _copy(span)
+        live = found.live
+        if not started and live is not None and live.started[0].span_id == ctx.span_id:
+            found.live = None  # the run's own span ended: every span of the run is here
 
     def shutdown(self) -> None:
         with self._lock:
@@ -126,6 +148,19 @@ def _copy(span: ReadableSpan) -> dict[str, Any]:
         "end_ns": span.end_time,
         "status": span.status.status_code.name.lower(),
         "attributes": dict(span.attributes or {}),
+    }
+
+
+def _rec(rec: Rec) -> dict[str, Any]:
+    """A running run's record as `_copy` copies a span (one that has not ended: no end)."""
+    return {
+        "span_id": f"{rec.span_id:016x}",
+        "parent_id": f"{rec.parent:016x}" if rec.parent is not None else None,
+        "name": rec.name,
+        "start_ns": rec.start,
+        "end_ns": rec.end,
+        "status": "error" if rec.error is not None else "unset",
+        "attributes": dict(rec.attrs),
     }
 
 

@@ -4,15 +4,18 @@ Input: a `CompiledGraph` (any graph `agentc.load` or `agentc run` binds), a trac
 (None: OpenTelemetry's global one) and whether spans carry contents. Output: `instrument`
 sets the graph's `observer` (runtime/observe.py) and returns the graph; each run then adds
 the `events` mode (and `debug`, for hook and node spans and checkpoint ids) to what its
-caller asked for, tees the sink to a
-`RunRecorder` (the caller still sees only its own modes) and runs inside the run's span, so
-spans a tool or node makes with OpenTelemetry nest under it. Invariants: nothing changes
-for a graph that is not instrumented; a nested run is traced by its parent's recorder.
+caller asked for, tees the sink to a `RunRecorder` (the caller still sees only its own
+modes) and runs inside the run's span's context, so spans a tool or node makes with
+OpenTelemetry nest under it; the records go to the provider's `ship.Shipper` (or
+`ship.Replay` for a tracer that is not the SDK's). Invariants: nothing changes for a graph
+that is not instrumented; a nested run is traced by its parent's recorder; a run the
+sampler drops records nothing.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields
+from operator import attrgetter
 from typing import Any
 
 from opentelemetry import context, trace
@@ -28,6 +31,8 @@ from .config import content_wanted
 from .content import Redactor
 from .facts import ProgramFacts
 from .recorder import RunInfo, RunRecorder
+from .records import Ids
+from .ship import outlet_for
 from .templates import Templates
 
 CALLS = frozenset({StreamMode.EVENTS})
@@ -41,6 +46,8 @@ class Tracing:
 
     def __init__(self, compiled: CompiledGraph, tracer: Tracer, content: bool) -> None:
         self.tracer = tracer
+        self.ids = Ids(tracer)
+        self.outlet = outlet_for(tracer)
         self.program = ProgramFacts(compiled.program)
         facts = self.program.of(compiled.name)
         assert facts is not None, "a compiled graph is a graph of its program"
@@ -54,10 +61,16 @@ class Tracing:
         run_id = spec.config.metadata.get("run_id")
         run_id = run_id if isinstance(run_id, str) else None
         info = RunInfo(self.facts, spec.config.thread_id, streaming, self.redactor, run_id)
-        recorder = RunRecorder(self.tracer, self.program, info, self.templates)
+        recorder = RunRecorder(self.ids, self.program, info, self.templates, self.outlet)
         recorder.start(value)
+        if not recorder.recording:  # sampled out: only the context, for the run's own spans
+            token = context.attach(recorder.root_context)
+            try:
+                return await run(spec)
+            finally:
+                context.detach(token)
         wanted = STEPS if self.steps or spec.checkpointer is not None else CALLS
-        watched = replace(spec, modes=spec.modes | wanted, sink=recorder.tee(spec.sink, spec.modes))
+        watched = _watched(spec, spec.modes | wanted, recorder.tee(spec.sink, spec.modes))
         token = context.attach(recorder.root_context)  # spans the run's code makes nest under it
         try:
             outcome = await run(watched)
@@ -68,6 +81,17 @@ class Tracing:
             context.detach(token)
         recorder.done(outcome.values, outcome.paused)
         return outcome
+
+
+_FIELDS = tuple(f.name for f in fields(RunSpec))
+_GET, _MODES, _SINK = attrgetter(*_FIELDS), _FIELDS.index("modes"), _FIELDS.index("sink")
+
+
+def _watched(spec: RunSpec, modes: frozenset[StreamMode], sink: Any) -> RunSpec:
+    """`replace(spec, modes=…, sink=…)`, in a third less time (once per run)."""
+    values = list(_GET(spec))
+    values[_MODES], values[_SINK] = modes, sink
+    return RunSpec(*values)
 
 
 def instrument(

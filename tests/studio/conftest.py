@@ -97,15 +97,20 @@ def _wait_ready(proc: subprocess.Popen[bytes], studio: Studio) -> None:
 
 
 def start(
-    workdir: Path, command: str, file: Path = EXAMPLE
+    workdir: Path,
+    command: str,
+    file: Path = EXAMPLE,
+    extra: tuple[str, ...] = (),
+    more_env: dict[str, str] | None = None,
 ) -> tuple[subprocess.Popen[bytes], Studio]:
-    """`agentc COMMAND FILE` (examples/human_review.agent) on a free port, answering /ok."""
+    """`agentc COMMAND FILE [EXTRA…]` (examples/human_review.agent) on a free port,
+    answering /ok (`more_env`: variables added to the server's environment)."""
     pytest.importorskip("starlette", reason="agentc studio needs starlette (the serve extra)")
     pytest.importorskip("uvicorn", reason="agentc studio needs uvicorn (the serve extra)")
     port = _free_port()
     log = workdir / f"{command}.log"
-    argv = [sys.executable, "-m", "agentc", command, str(file), "--port", str(port)]
-    env = dict(os.environ)
+    argv = [sys.executable, "-m", "agentc", command, str(file), "--port", str(port), *extra]
+    env = {**os.environ, **(more_env or {})}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     with log.open("wb") as out:
         proc = subprocess.Popen(

@@ -1,12 +1,15 @@
 """The decision map beside the graph and the trace panel, in a real headless Chromium
 against a real `agentc studio` server: the map lists what the file decides (a tool held
 for a person's review), and after a run the trace panel shows its spans as a tree — the
-run, its model calls and its tool call — with their time and token counts."""
+run, its model calls and its tool call — with their time and token counts; while a run
+runs, the panel shows the spans so far (a tool call still running says so)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from conftest import Studio
+from conftest import Studio, _stop, start
 from playwright.sync_api import Page, expect
 from test_studio import ask_and_pause, open_studio, shot
 
@@ -67,3 +70,50 @@ def test_a_paused_run_and_its_resume_are_two_runs_in_the_trace_panel(
     resumed = page.locator("#trace details.run[open]")
     expect(resumed.locator('[data-span="execute_tool add"]')).to_have_count(1)
     assert errors == []
+
+
+WAITER = '''
+import os
+import time
+
+
+def wait_for(path: str) -> str:
+    """Wait until the file exists."""
+    while not os.path.exists(path):
+        time.sleep(0.02)
+    return "there"
+'''
+
+
+def test_the_trace_panel_shows_a_running_runs_spans_live(tmp_path, browser_page: Page) -> None:
+    flag = tmp_path / "go"
+    (tmp_path / "waiter.py").write_text(WAITER)
+    call = {"tool_calls": [{"name": "wait_for", "args": {"path": str(flag)}, "id": "w1"}]}
+    replies = json.dumps([call, {"content": "waited"}])
+    (tmp_path / "w.agent").write_text(
+        'agentc 1\nuse "./waiter.py" as w\n'
+        f'agent waiting {{\n  model "scripted" {{ replies: {replies} }}\n'
+        "  tools [w.wait_for]\n  checkpoint memory\n}\n"
+    )
+    proc, info = start(tmp_path, "studio", tmp_path / "w.agent")
+    try:
+        page = browser_page
+        errors = open_studio(page, info)
+        page.fill("#message", "wait")
+        page.click("#send")
+        live = page.locator("#trace details.run.live")
+        tool = live.locator('[data-span="execute_tool wait_for"]')
+        expect(tool.locator(".span-time")).to_have_text("running")  # while the run runs
+        expect(live.locator('[data-span="chat scripted"] .span-time')).to_contain_text(" ms")
+        expect(page.locator("#status")).to_have_text("running…")
+        shot(page, "trace-live")
+        flag.write_text("")
+        expect(page.locator("#status")).to_have_text("run finished")
+        done = page.locator("#trace details.run[open]")
+        expect(done.locator('[data-span="execute_tool wait_for"] .span-time')).to_contain_text(
+            " ms"
+        )
+        assert errors == []
+    finally:
+        flag.write_text("")
+        _stop(proc)

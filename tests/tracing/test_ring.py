@@ -4,6 +4,9 @@ spans past the limit counted, not kept)."""
 
 from __future__ import annotations
 
+import json
+import threading
+
 from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from tracing_kit import ask, team_text, write
@@ -95,3 +98,53 @@ def test_the_ring_keeps_at_most_max_total_spans_dropping_whole_old_runs():
     assert ring.run("a") is None  # 12 spans were too many: the oldest run went
     assert len(ring.run("b")["spans"]) == len(ring.run("c")["spans"]) == 4
     assert ring.total == 8
+
+
+WAITER = '''
+import os
+import time
+
+
+def wait_for(path: str) -> str:
+    """Wait until the file exists."""
+    while not os.path.exists(path):
+        time.sleep(0.01)
+    return "there"
+'''
+
+
+def test_a_running_runs_spans_show_while_it_runs(tmp_path):
+    (tmp_path / "waiter.py").write_text(WAITER)
+    flag = tmp_path / "go"
+    call = {"tool_calls": [{"name": "wait_for", "args": {"path": str(flag)}, "id": "w1"}]}
+    replies = [call, {"content": "done"}]
+    (tmp_path / "w.agent").write_text(
+        'agentc 1\nuse "./waiter.py" as w\n'
+        f'agent waiting {{\n  model "scripted" {{ replies: {json.dumps(replies)} }}\n'
+        "  tools [w.wait_for]\n}\n"
+    )
+    ring = SpanRing()
+    graph = agentc.load_agent(tmp_path / "w.agent")
+    agentc.tracing.instrument(graph, tracer_provider=_provider(ring))
+    runner = threading.Thread(
+        target=graph.invoke, args=(ask("wait"), RunConfig(metadata={"run_id": "live-1"}))
+    )
+    runner.start()
+    try:
+        shown: list = []
+        for _ in range(1000):  # until the tool call has started (the run then waits on it)
+            found = ring.run("live-1")
+            shown = found["spans"] if found is not None else []
+            if any(s["name"] == "execute_tool wait_for" for s in shown):
+                break
+            threading.Event().wait(0.01)
+        running = {s["name"]: s["duration_ms"] for s in shown}
+        assert running["invoke_agent waiting"] is None  # still running
+        assert running["execute_tool wait_for"] is None
+        assert running["chat scripted"] is not None  # the first model call has ended
+    finally:
+        flag.write_text("")
+        runner.join()
+    done = ring.run("live-1")["spans"]
+    assert len(done) == 4 and all(s["duration_ms"] is not None for s in done)
+    assert ring.total == 4  # the live records are not counted twice

@@ -1,8 +1,38 @@
 // agentc studio: the decision map beside the graph and each run's trace, read from agentc
 // serve's own /studio/api/ routes (not the Agent Server API: another server answers 404,
-// and these panels say so). Loaded before studio.js, whose helpers (el, api, $, ui) these
-// functions use when they are called. Texts go in with textContent, never innerHTML.
+// and these panels say so), and the key of a server that asks for one. Loaded before
+// studio.js, whose helpers (el, api, $, ui) these functions use when they are called.
+// Texts go in with textContent, never innerHTML.
 "use strict";
+
+// ---- the key of a server that asks for one (agentc serve --api-key): asked once, kept in
+// this tab's sessionStorage, sent in the x-api-key header (never in a URL)
+const KEY = "agentc-studio-key";
+
+function keyHeaders(headers) {
+  const key = sessionStorage.getItem(KEY);
+  return key ? { ...headers, "x-api-key": key } : headers;
+}
+
+function askKey() {
+  const refused = sessionStorage.getItem(KEY) !== null;
+  sessionStorage.removeItem(KEY);
+  $("login-note").textContent = refused ? "that key was refused" : "";
+  $("login").hidden = false;
+  status("this server needs its API key", true);
+  $("login-key").focus();
+}
+
+function keyForm() {
+  $("login").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const key = $("login-key").value.trim();
+    if (!key) return;
+    sessionStorage.setItem(KEY, key);
+    location.reload(); // the page starts again, with the key
+  });
+}
+document.addEventListener("DOMContentLoaded", keyForm); // after studio.js's helpers exist
 
 async function showDecisions(a) {
   const box = $("decisions");
@@ -27,6 +57,24 @@ async function showRuns(open) {
   if (!ui.thread || !ui.tracing) return;
   const runs = await api("GET", `/threads/${ui.thread}/runs?limit=20`);
   $("trace").replaceChildren(...runs.map((r) => runView(r, r.run_id === open)));
+}
+
+// the running run's spans, read again while it streams (the server shows a run's spans
+// as they start and end): one read at a time, at most every LIVE_MS
+const LIVE_MS = 250;
+
+async function liveTrace(runId) {
+  if (!ui.tracing || !runId) return;
+  const head = el("summary", {}, `run ${runId.slice(0, 8)} · running`);
+  const box = el("details", { class: "run live", "data-run": runId, open: true }, head);
+  $("trace").prepend(box);
+  while (ui.busy && ui.run === runId && box.isConnected) {
+    try {
+      const t = await api("GET", `/studio/api/runs/${runId}/trace`);
+      if (box.isConnected) box.replaceChildren(head, traceTree(t.spans));
+    } catch { /* not kept yet: read again */ }
+    await new Promise((done) => setTimeout(done, LIVE_MS));
+  }
 }
 
 function runView(run, open) {

@@ -33,13 +33,13 @@ function status(text, isError) {
 }
 
 async function api(method, path, body) {
-  const init = { method, headers: {} };
+  const init = { method, headers: keyHeaders({}) };
   if (body !== undefined) { init.headers["content-type"] = "application/json"; init.body = JSON.stringify(body); }
   const resp = await fetch(API + path, init);
   const text = await resp.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = { detail: text }; }
-  if (!resp.ok) throw new Error((data && data.detail) || `${method} ${path} answered ${resp.status}`);
+  if (!resp.ok) throw Object.assign(new Error((data && data.detail) || `${method} ${path} answered ${resp.status}`), { status: resp.status });
   return data;
 }
 
@@ -209,7 +209,7 @@ async function startRun(body) {
   status("running…");
   const payload = { assistant_id: ui.assistant.assistant_id, stream_mode: ["values", "updates", "messages-tuple", "events"], ...body };
   try {
-    const resp = await fetch(`${API}/threads/${ui.thread}/runs/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+    const resp = await fetch(`${API}/threads/${ui.thread}/runs/stream`, { method: "POST", headers: keyHeaders({ "content-type": "application/json" }), body: JSON.stringify(payload) });
     if (!resp.ok) { const d = await resp.json().catch(() => ({})); throw new Error(d.detail || `the run was refused (${resp.status})`); }
     let failed = null;
     for await (const ev of sse(resp)) failed = onEvent(ev) || failed;
@@ -239,7 +239,7 @@ function onEvent(ev) {
     $("live").replaceChildren();
     if (Array.isArray(d.messages)) showMessages(d.messages);
   } else if (mode === "metadata" && d && d.run_id) {
-    ui.run = d.run_id; // the trace panel opens this run's spans when it ends
+    ui.run = d.run_id; liveTrace(d.run_id); // the trace panel shows its spans as it runs
   } else if (mode === "error") {
     return d && typeof d === "object" ? [d.error, d.message].filter(Boolean).join(": ") : String(d || "the run failed");
   }
@@ -445,4 +445,4 @@ async function main() {
   status("ready");
 }
 
-main().catch((err) => status(String(err.message || err), true));
+main().catch((err) => (err.status === 401 ? askKey() : status(String(err.message || err), true)));
