@@ -18,6 +18,9 @@ module imports neither the compiler nor the runtime (each loads on first use, so
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -53,9 +56,11 @@ class LoadError(Exception):
 
 def compile_program(path: str | Path) -> ir.Program:
     """The `ir.Program` of a file, or `LoadError` with the rendered diagnostics."""
-    from agentc.compiler.pipeline import compile_file
+    with _collector_paused():
+        from agentc.compiler.pipeline import compile_file
 
-    return _program(compile_file(str(path)))
+        result = compile_file(str(path))
+    return _program(result)
 
 
 def compile_cached(path: str | Path) -> ir.Program:
@@ -66,12 +71,26 @@ def compile_cached(path: str | Path) -> ir.Program:
     cached = ircache.read(entry)
     if cached is not None:
         return cached
-    from agentc.compiler.pipeline import compile_file
+    with _collector_paused():
+        from agentc.compiler.pipeline import compile_file
 
-    result = compile_file(str(path))
+        result = compile_file(str(path))
     program = _program(result)
     ircache.write(entry, result, Path(path))
     return program
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic collector off while the compiler runs (and imports itself): its passes
+    over the compiler's modules and the AST it builds free nothing (as `agentc check`)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _program(result: CompileResult) -> ir.Program:

@@ -54,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = next((a for a in argv if not a.startswith("-")), None)
     chosen = chosen if chosen in COMMANDS else None
+    paused = from_command_line and chosen in PRELOAD and gc.isenabled()
+    if paused:  # the command's own module imports unwatched too; `_preload` freezes it all
+        gc.disable()
     parser = build_parser(chosen)
     try:
         args = parser.parse_args(argv)
@@ -64,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if from_command_line:
         try:
-            _preload(args.command)
+            _preload(args.command, paused)
         except KeyboardInterrupt:  # as `agentc run` says it once running (cmd_run.run)
             print("\nstopped", file=sys.stderr)
             return 130
@@ -87,20 +90,31 @@ SIGPIPE_EXIT = 141  # what a shell reports for a writer killed by SIGPIPE (128 +
 PRELOAD: dict[str, tuple[str, ...]] = {
     "run": ("agentc.ir", "agentc.runtime", "agentc.stdlib.models"),
 }
+# Commands whose first pydantic validator may learn "no plugins" without pydantic's scan of
+# every installed distribution (`agentc/runner/plugin_scan.py`).
+PLUGIN_SCAN_SKIPPED = frozenset({"run"})
 
 
-def _preload(command: str) -> None:
+def _preload(command: str, paused: bool = False) -> None:
     """Import the command's big modules with the cyclic collector off, then freeze them.
 
     Imports allocate objects that live as long as the process; each collection during the
     imports walks all of them again (about a twentieth of a cached `agentc run`). Frozen
     (`gc.freeze`), the collector never walks them again, and everything the run itself
-    allocates afterwards is collected as usual.
+    allocates afterwards is collected as usual. `paused`: the caller turned the collector
+    off already (for the command module's own imports), to be turned on here.
     """
+    if command in PLUGIN_SCAN_SKIPPED:
+        from .ircache import cache_dir
+        from .runner.plugin_scan import skip_when_none
+
+        skip_when_none(cache_dir().parent / "pydantic-plugins.json")
     modules = PRELOAD.get(command, ())
     if not modules:
+        if paused:
+            gc.enable()
         return
-    was_enabled = gc.isenabled()
+    was_enabled = gc.isenabled() or paused
     gc.disable()
     try:
         for module in modules:

@@ -46,6 +46,7 @@ the console script preloads for every run (`PRELOAD`, agentc/cli.py).
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -175,7 +176,7 @@ def _run(args: argparse.Namespace, out: TextIO, site: RunSite) -> int:
     text, channels = split_input(read_input(args))
     sets = parse_sets(args.set)
     try:
-        program = compile_cached(args.file)
+        program = _compiled(args.file)
     except LoadError as exc:
         print(str(exc), file=sys.stderr)
         return 1
@@ -250,6 +251,22 @@ def _bound_run(
     if not args.json:
         print_budgets(compiled, config, out)
     return code
+
+
+def _compiled(path: str) -> ir.Program:
+    """`compile_cached`; in the `agentc` process itself (its preload froze what it imported:
+    `agentc/cli.py`), what a compile leaves alive is frozen too, as it lives as long as the
+    run: the collector's first pass after it would walk the whole compiler once more."""
+    if not gc.get_freeze_count():  # `main(argv)` called by a program: its collector as it is
+        return compile_cached(path)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return compile_cached(path)
+    finally:
+        gc.freeze()
+        if was_enabled:
+            gc.enable()
 
 
 def _chosen(program: ir.Program, args: argparse.Namespace) -> ir.Graph:

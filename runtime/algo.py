@@ -9,12 +9,13 @@ then pushed `Send` tasks in the order they were sent — E5), never in completio
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 import agentc.ir as ir
 from agentc.runtime.channels import MISSING, Channel
 from agentc.runtime.errors import GraphStructureError, InvalidUpdateError, UndeclaredTargetError
+from agentc.runtime.records import dataclass
 from agentc.runtime.types import Command, CommandGraph, Send
 
 PULL, PUSH = 0, 1

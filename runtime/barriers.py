@@ -21,11 +21,11 @@ What LangGraph 1.2.24 does, and so what this does:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import agentc.ir as ir
 from agentc.runtime.algo import PULL, Task
+from agentc.runtime.records import dataclass
 from agentc.runtime.types import Send
 
 Seen = Mapping[str, frozenset[str]]  # join key → the sources that finished since it fired

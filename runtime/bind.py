@@ -18,7 +18,6 @@ import operator
 import os
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import agentc.ir as ir
@@ -26,6 +25,7 @@ from agentc.runtime.barriers import Flow
 from agentc.runtime.channels import MISSING, Channel, ReducerChannel
 from agentc.runtime.errors import BindError
 from agentc.runtime.inline import SyncPolicy
+from agentc.runtime.records import dataclass
 from agentc.runtime.schema import Schema, find_schema, program_defs
 from agentc.runtime.types import Slot
 

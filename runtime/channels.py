@@ -123,7 +123,10 @@ class ListView(Sequence):
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
-            return self._base[: self._n][i]
+            start, stop, step = i.indices(self._n)
+            if step > 0:  # only the items asked for (`messages[k:]` each turn stays O(k))
+                return self._base[start:stop:step]
+            return self._base[: self._n][i]  # a normalised negative stop means "before 0"
         if i < 0:
             i += self._n
         if not 0 <= i < self._n:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncGenerator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from agentc.runtime.errors import InvalidConfigError
@@ -34,6 +33,7 @@ from agentc.runtime.events import (
     UpdatesEvent,
     ValuesEvent,
 )
+from agentc.runtime.records import dataclass
 from agentc.runtime.types import StreamMode
 
 INTERRUPT_KEY = "__interrupt__"

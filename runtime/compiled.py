@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import AsyncGenerator, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import agentc.ir as ir
@@ -53,6 +53,7 @@ from agentc.runtime.errors import (
 from agentc.runtime.events import Event
 from agentc.runtime.executor import Loop, Outcome, RunSpec
 from agentc.runtime.observe import RunObserver, observed
+from agentc.runtime.records import dataclass
 from agentc.runtime.schema import find_schema, program_defs, run_context
 from agentc.runtime.serde import TypeAllowlist, allowlist
 from agentc.runtime.snapshots import StateSnapshot

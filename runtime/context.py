@@ -20,13 +20,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from contextvars import ContextVar, Token
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from pydantic import PydanticUserError, TypeAdapter, ValidationError
 
 from agentc.runtime.errors import AgentcRuntimeError, ResponseSchemaError, ResumeValidationError
 from agentc.runtime.events import RUN_EVENTS, CustomEvent, MessagesEvent
+from agentc.runtime.records import dataclass
 from agentc.runtime.types import GraphInterrupt, Interrupt, RunConfig, StreamMode
 
 if TYPE_CHECKING:

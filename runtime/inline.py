@@ -60,7 +60,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, TypeVar
 
 from agentc.runtime.errors import StepTimeoutError
@@ -258,13 +258,18 @@ def cut_by_step(exc: BaseException) -> bool:
 _DEADLINE: contextvars.ContextVar[bool] = contextvars.ContextVar("agentc_deadline", default=False)
 
 
-@contextmanager
-def deadline_scope(active: bool = True) -> Iterator[None]:
+def deadline_scope(active: bool = True) -> AbstractContextManager[None]:
     """While active, sync tool bodies called in this context run in the pool, never on
-    the loop, so the deadline around them (a step's or node's timeout) can fire."""
-    if not active:
-        yield
-        return
+    the loop, so the deadline around them (a step's or node's timeout) can fire. Inactive
+    (every task of a graph without timeouts), one shared do-nothing block."""
+    return _deadline() if active else _NO_DEADLINE
+
+
+_NO_DEADLINE = nullcontext()
+
+
+@contextmanager
+def _deadline() -> Iterator[None]:
     token = _DEADLINE.set(True)
     try:
         yield

@@ -18,7 +18,6 @@ import dataclasses
 import inspect
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Any, get_args, get_origin
 
@@ -27,6 +26,7 @@ from pydantic.errors import PydanticInvalidForJsonSchema
 
 import agentc.ir as ir
 from agentc.runtime.errors import InvalidContextError, ToolSchemaError
+from agentc.runtime.records import dataclass
 from agentc.runtime.serde import FILE_MODULE_PREFIX
 
 Schema = Mapping[str, Any]

@@ -18,10 +18,10 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from agentc.runtime.errors import SerializationError, UnknownStoredTypeError
+from agentc.runtime.records import dataclass
 
 TAG = "__agentc__"
 _TUPLE, _DICT = "tuple", "dict"

@@ -10,13 +10,14 @@ update made. Blocking stores are called off the event loop (`Saver.io`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import agentc.ir as ir
 from agentc.runtime.algo import Task, normalize
 from agentc.runtime.checkpoint import Checkpoint, CheckpointSource
 from agentc.runtime.errors import CheckpointerRequiredError, GraphStructureError
+from agentc.runtime.records import dataclass
 from agentc.runtime.types import Durability, Interrupt, RunConfig
 
 if TYPE_CHECKING:

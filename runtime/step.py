@@ -22,7 +22,7 @@ import inspect
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +41,7 @@ from agentc.runtime.errors import (
 )
 from agentc.runtime.events import DebugKind
 from agentc.runtime.inline import STEP_CUT, Placement, SyncPolicy, deadline_scope, in_pool
+from agentc.runtime.records import dataclass
 from agentc.runtime.schema import check
 from agentc.runtime.types import GraphInterrupt, Interrupt
 
@@ -385,8 +386,7 @@ class StepRunner:
         )
 
     async def call(self, node: BoundNode, state: Any, ctx: TaskContext, lone: bool) -> Any:
-        # F2: under a step or node timeout, the sync tool bodies this node calls run in the
-        # pool too, so the timeout can fire (a call on the loop cannot be interrupted)
+        # F2: under a step or node timeout, sync tool bodies run in the pool, where it can fire
         with deadline_scope(node.timeout_s is not None or self.env.spec.step_timeout is not None):
             return await self._call(node, state, ctx, lone)
 

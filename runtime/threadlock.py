@@ -28,9 +28,9 @@ import struct
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from agentc.runtime.errors import CheckpointWriteError, ThreadBusyError
+from agentc.runtime.records import dataclass
 
 # struct flock: l_type, l_whence, l_start, l_len, l_pid (0 for OFD locks), padded to 32
 _FLOCK = struct.Struct("@hhqqi")

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from agentc.runtime.errors import InvalidConfigError
+from agentc.runtime.records import dataclass
 
 if TYPE_CHECKING:
     import agentc.ir as ir

@@ -27,11 +27,12 @@ import threading
 import weakref
 from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any, TypeVar
 
 from ..ir import ModelSpec, OutputStrategy, ToolSpec
 from ..runtime.errors import AgentcRuntimeError
+from ..runtime.records import dataclass
 from ..runtime.types import RunContext
 from .agent.model_node import build_request, generate_reply
 from .messages import AIMessage, BaseMessage, coerce_messages

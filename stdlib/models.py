@@ -12,9 +12,10 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..ir import ModelSpec, SourceSpan
+from ..runtime.records import dataclass
 from ..runtime.types import RunContext
 from .providers.base import ChatModel
 from .providers.registry import resolve_model

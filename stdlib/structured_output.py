@@ -18,12 +18,12 @@ import functools
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
 from ..ir import OutputSpec, OutputStrategy, SchemaSpec
+from ..runtime.records import dataclass
 from .messages import AIMessage, BaseMessage, ToolMessage
 from .providers.base import ModelProfile, ResponseFormat, ToolDefinition
 

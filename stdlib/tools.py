@@ -30,7 +30,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Annotated, Any, TypedDict, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from ..ir import InjectedArg, InjectedKind
 from ..runtime.errors import StoreRequiredError
 from ..runtime.inline import SyncPolicy, run_sync
+from ..runtime.records import dataclass
 from ..runtime.schema import tool_json_schema
 from ..runtime.types import RunConfig, RunContext
 from .messages import ToolCall, ToolMessage
@@ -433,8 +434,7 @@ def _state_value(state: Mapping[str, Any], arg: InjectedArg) -> Any:
 async def _invoke(t: Tool, kwargs: dict[str, Any]) -> Any:
     if t.is_async:
         return await t.fn(**kwargs)
-    # E5: in the thread pool so parallel calls overlap, or inline where the runtime's one
-    # policy places it (declared `@inline`, or proven cheap: `runtime/inline.py`)
+    # E5: in the pool so parallel calls overlap, or inline (`@inline`, or proven cheap)
     return await run_sync(t.policy, t.fn, kwargs)
 
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 import enum
 import itertools
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol
 
 from agentc.runtime.algo import Task
 from agentc.runtime.barriers import NO_WAITS, Waits
 from agentc.runtime.errors import DamagedCheckpointError
+from agentc.runtime.records import dataclass
 from agentc.runtime.threadlock import ThreadClaim
 
 

@@ -27,11 +27,11 @@ import json
 import math
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from agentc.runtime.errors import AgentcRuntimeError
+from agentc.runtime.records import dataclass
 
 Namespace = tuple[str, ...]
 WILDCARD = "*"  # list_namespaces: a prefix/suffix label that matches any label

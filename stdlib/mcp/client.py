@@ -37,11 +37,12 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import httpx
 
+from ...runtime.records import dataclass
 from ..providers.errors import ProviderError
 from ..providers.http import DEFAULT_CONNECT_TIMEOUT_S, Endpoint, client_for, iter_sse
 

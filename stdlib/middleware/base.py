@@ -19,11 +19,12 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
 from ...runtime.algo import ParentCommand
 from ...runtime.context import interrupt
+from ...runtime.records import dataclass
 from ...runtime.types import Command, GraphInterrupt, RunConfig, RunContext
 from ..messages import AIMessage, BaseMessage, SystemMessage, ToolCall
 from ..providers.base import ChatModel, ToolChoice

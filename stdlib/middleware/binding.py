@@ -13,11 +13,11 @@ called once.
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ...ir import Graph, HookPoint, ImportRef, MiddlewareSpec, SourceSpan
 from ...runtime.errors import AgentcRuntimeError, BindError
+from ...runtime.records import dataclass
 from ...runtime.types import BindEnv, Slot
 from ..providers.base import ChatModel
 from ..providers.plugins import from_bare_factory

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Literal
 
+from ...runtime.records import dataclass
 from ..messages import AIMessage
 from .base import AgentMiddleware, AgentRuntime, ExitBehavior, StateUpdate, ask_person, hook_config
 from .binding import BindInfo

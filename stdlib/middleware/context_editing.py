@@ -13,9 +13,10 @@ set), its AI call's arguments too with `clear_tool_inputs`. State is never chang
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol
 
+from ...runtime.records import dataclass
 from ..messages import AIMessage, BaseMessage, ToolMessage
 from .base import AgentMiddleware, ModelRequest, ModelResult
 from .chain import ModelHandler

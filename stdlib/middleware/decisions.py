@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from ...runtime.errors import AgentcRuntimeError
+from ...runtime.records import dataclass
 
 JsonValue = Any  # JSON data: text, numbers, booleans, None, lists and string-keyed maps
 Content = str | Mapping[str, JsonValue] | Sequence[JsonValue]

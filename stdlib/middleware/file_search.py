@@ -32,10 +32,11 @@ import re
 import stat
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Literal
 
+from ...runtime.records import dataclass
 from ..tools import make_tool
 from .base import AgentMiddleware
 from .binding import BindInfo

@@ -20,9 +20,9 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Annotated, Any, NotRequired, TypedDict
 
+from ...runtime.records import dataclass
 from ...runtime.types import Command
 from ..messages import AIMessage, ToolMessage
 from ..tools import Tool, ToolResult, ToolRuntime

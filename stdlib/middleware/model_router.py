@@ -16,11 +16,11 @@ JSON form (a map), since agentc's checkpoints keep JSON only; LangChain keeps a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ...ir import ModelSpec
 from ...runtime.errors import AgentcRuntimeError
+from ...runtime.records import dataclass
 from ..messages import HumanMessage
 from ..models import ModelSource, current_model_source
 from ..providers.base import ChatModel

@@ -15,9 +15,9 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from typing import Literal, TypedDict, TypeVar, Unpack
 
+from ...runtime.records import dataclass
 from ..messages import AIMessage, ToolMessage
 from ..providers.errors import ProviderError
 from ..tools import Tool, ToolResult

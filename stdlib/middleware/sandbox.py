@@ -24,10 +24,10 @@ import os
 import shutil
 import stat
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from ...runtime.errors import InvalidConfigError
+from ...runtime.records import dataclass
 
 SANDBOX_UID = 65534  # "nobody": owns nothing on the host
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"

@@ -16,8 +16,9 @@ import signal
 import subprocess
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+
+from ...runtime.records import dataclass
 
 _CHUNK = 65536
 _GRACE = 5.0  # seconds a killed command gets to be reaped

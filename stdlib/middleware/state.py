@@ -10,9 +10,9 @@ from the graph's input and output schemas.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
+from ...runtime.records import dataclass
 from ..messages import BaseMessage
 
 JumpTo = Literal["model", "tools", "end"]  # LangChain's name; ir.JumpTarget's values

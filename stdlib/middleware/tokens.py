@@ -13,10 +13,10 @@ import enum
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from ...runtime.records import dataclass
 from ..messages import AIMessage, BaseMessage, Content, ToolMessage
 from ..providers.base import message_type
 

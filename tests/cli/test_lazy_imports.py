@@ -106,8 +106,9 @@ def test_a_cached_run_loads_neither_the_compiler_nor_lark_nor_networkx(tmp_path:
     assert warm["code"] == 0 and "The answer is 5." in warm["stdout"]
     for package in ("agentc.compiler", "agentc.dsl.parse", "agentc.grammar", "lark", "networkx"):
         assert not loaded(warm, package), package
-    # a scripted model speaks no HTTP; a name found only in an error path stays unloaded
-    for package in ("httpx", "difflib", *NEVER):
+    # a scripted model speaks no HTTP; a name found only in an error path stays unloaded;
+    # pydantic's plugin scan is answered without it (`agentc/runner/plugin_scan.py`)
+    for package in ("httpx", "difflib", "importlib.metadata", *NEVER):
         assert not loaded(warm, package), package
 
 
@@ -132,9 +133,9 @@ def test_a_cached_run_without_messages_builds_no_validator_and_reads_no_metadata
     agentc(tmp_path, "run", "plain.agent", "--input", '{"n": 1}')
     warm = agentc(tmp_path, "run", "plain.agent", "--input", '{"n": 1}')
     assert warm["code"] == 0 and "n = 2" in warm["stdout"]
-    # pydantic scans installed packages for plugins at its first validator; agentc reads
-    # entry points only for a model prefix its provider table lacks
-    assert not loaded(warm, "pydantic.plugin._loader")
+    # pydantic scans installed packages for plugins at its first validator (here answered
+    # by agentc, `agentc/runner/plugin_scan.py`); agentc reads entry points only for a model
+    # prefix its provider table lacks
     assert not loaded(warm, "importlib.metadata")
 
 
@@ -158,14 +159,16 @@ def test_preloading_builds_no_schema_so_a_dotenv_still_comes_first(tmp_path: Pat
     # `.env` files are read after the preload: nothing preloaded may read the environment
     # at import, and pydantic reads its own variables when it builds its first validator.
     code = (
-        "import sys; from agentc.cli import _preload; _preload('run'); print(sorted(sys.modules))"
+        "import sys; from agentc.cli import _preload; _preload('run'); print(sorted(sys.modules));"
+        "from agentc.stdlib import messages as m; print(m.HumanMessage.__pydantic_complete__)"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
     )
     modules = done.stdout
     assert "'agentc.runtime'" in modules and "'agentc.stdlib.messages'" in modules
-    assert "'pydantic.plugin._loader'" not in modules  # no validator built yet
+    assert done.stdout.splitlines()[-1] == "False"  # no validator built yet
+    assert "'importlib.metadata'" not in modules  # nor pydantic's plugin scan run
     assert "'httpx'" not in modules
 
 
@@ -179,6 +182,25 @@ def test_a_check_loads_no_runtime_no_stdlib_code_and_no_http(tmp_path: Path) -> 
         assert not loaded(report, package), package
     for package in ("networkx", "asyncio", "sqlite3", *NEVER):
         assert not loaded(report, package), package
+
+
+def test_a_check_builds_no_ir_schema_and_without_a_syntax_error_imports_no_lark(
+    tmp_path: Path,
+) -> None:
+    shutil.copy(ROOT / "examples" / "tools.py", tmp_path)
+    (tmp_path / "small.agent").write_text(SMALL)
+    agentc(tmp_path, "check", "small.agent", AGENTC_NO_IR_CACHE="1")  # writes the caches
+    report = agentc(tmp_path, "check", "small.agent", AGENTC_NO_IR_CACHE="1")
+    assert report["code"] == 0, report["stdout"]
+    # the compiler builds its IR unvalidated (ir/construct.py), and dumps node configs itself
+    assert report["built"] == []
+    assert not loaded(report, "importlib.metadata")  # nor pydantic's plugin scan run
+    # the parse tables come from their JSON cache (dsl/tables.py): Lark is not needed
+    assert not loaded(report, "lark")
+    (tmp_path / "broken.agent").write_text("agentc 1\ngraph g {\n  edge START ->\n}\n")
+    broken = agentc(tmp_path, "check", "broken.agent", AGENTC_NO_IR_CACHE="1")
+    assert broken["code"] == 1 and "syntax" in broken["stdout"], broken["stdout"]
+    assert loaded(broken, "lark")  # a syntax error is Lark's to report
 
 
 def test_a_check_that_stops_before_lowering_reads_no_package_metadata(tmp_path: Path) -> None:

@@ -202,3 +202,34 @@ def test_append_channel_checkpoints_only_new_items():
     fresh.apply_delta((DeltaKind.SET, ["a", "b"]))
     fresh.apply_delta((DeltaKind.OPS, ["c", "d"]))
     assert fresh.output() == ch.output() == ["a", "b", "c", "d"]
+
+
+class _CountingList(list):
+    """A list that records the slices taken of it."""
+
+    def __init__(self, items):
+        super().__init__(items)
+        self.slices = []
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            self.slices.append((i.start, i.stop, i.step))
+        return super().__getitem__(i)
+
+
+def test_a_list_view_slice_reads_only_the_items_asked_for():
+    from agentc.runtime.channels import ListView
+
+    base = _CountingList(range(10))
+    view = ListView(base, 8)  # two items appended after the snapshot
+    assert view[6:] == [6, 7] and base.slices == [(6, 8, 1)]  # not a copy of all eight first
+    for asked in (
+        slice(None),
+        slice(-3, None),
+        slice(2, 7, 2),
+        slice(None, None, -1),
+        slice(5, 1, -2),
+        slice(20, 30),
+        slice(-20, 3),
+    ):
+        assert view[asked] == list(range(8))[asked], asked
