@@ -8,9 +8,10 @@ it belongs to and, for task events, the node; `ns` is empty for the root graph a
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar
 
+from agentc.runtime.records import dataclass
 from agentc.runtime.types import Interrupt, StreamMode
 
 
