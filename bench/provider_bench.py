@@ -1,6 +1,6 @@
 """Streaming overhead of agentc's providers vs the official SDKs, against the fake server.
 
-Measures, for OpenAI chat completions and Anthropic messages, streamed through agentc's httpx
+Measures, for OpenAI chat completions and Anthropic messages, streamed through agentc's
 providers and through the official `openai` / `anthropic` SDKs (bench-only installs):
   - first byte → first delta: from the server writing the first byte of the stream body
     (`time.perf_counter` in the server process; CLOCK_MONOTONIC, shared across processes on
@@ -29,6 +29,7 @@ from agentc.stdlib.providers.base import ModelRequest
 from agentc.stdlib.providers.registry import model_spec, resolve_model
 
 KEY = "sk-bench-0000000000"
+CLIENT_KEYS = {("client", "openai"), ("wire", "openai")}  # an httpx client, a lean pool
 REQUEST = ModelRequest(messages=(HumanMessage(content="count"),))
 
 
@@ -124,7 +125,7 @@ async def concurrent(url: str, control: Control, n: int, tokens: int) -> str:
     elapsed = time.perf_counter() - started
     errors = [r for r in results if isinstance(r, BaseException)]
     short = [r for r in results if not isinstance(r, BaseException) and r[2] != tokens]
-    clients = {k for k in http._pool() if k[:2] == ("client", "openai")}
+    clients = {k for k, v in http._pool().items() if k[:2] in CLIENT_KEYS and v is not None}
     return (
         f"{n} concurrent streams x {tokens} tokens: {elapsed:.2f} s, "
         f"{len(errors)} errors, {len(short)} incomplete, {len(clients)} pooled openai client(s)"

@@ -105,6 +105,10 @@ class FakeProviderServer(LoopbackServer):
 
 
 class _QuietServer(ThreadingHTTPServer):
+    # socketserver's backlog of 5 drops the connections of many calls at once (the client
+    # resends them after 1 s, 3 s … of TCP backoff); a real server's backlog is in the 1000s
+    request_queue_size = 1024
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         # A client that hangs up mid-answer (it stopped reading a reply it cannot use) is
         # expected here; anything else is still reported.

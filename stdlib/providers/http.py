@@ -3,29 +3,30 @@ limits, server-sent events.
 
 Input: an `Endpoint` (provider, base URL, secret headers, timeouts, retry budget) and a JSON
 body. Output: the decoded JSON reply (`post_json`), or the open response of a stream
-(`open_response`) and its server-sent events (`iter_sse`). Invariants: one
-`httpx.AsyncClient` per (provider, base URL, event loop), with HTTP/2 where the server
-offers it; retries follow the SDKs (E8: max_retries 2, exponential backoff with jitter,
-`Retry-After` honoured, retry on 408/409/429/5xx and connection errors, never on other
-4xx; a `Retry-After` that cannot be read means our own backoff); every failure is a
-`ProviderError` (errors.py) naming provider, status and the provider's own message — a body
-that cannot be decoded (bad Content-Encoding, invalid UTF-8, JSON nested too deeply) is a
-`ProviderReplyError`; secrets never appear in reprs or error text. `httpx` is imported
-here and in the MCP client only.
+(`open_response`) and its server-sent events (`iter_sse`, sse.py). Invariants: a plain
+`http://` endpoint (a local model server) is spoken to by the lean HTTP/1.1 client of h1.py,
+one pool of kept-alive connections per (provider, base URL, event loop); https, a proxy from
+the environment, or a URL with credentials go through one `httpx.AsyncClient` per
+(provider, base URL, event loop), with HTTP/2 where the server offers it; retries
+follow the SDKs (E8: max_retries 2, exponential backoff with jitter, `Retry-After`
+honoured, retry on 408/409/429/5xx and connection errors, never on other 4xx; a
+`Retry-After` that cannot be read means our own backoff); every failure is a `ProviderError`
+(errors.py) naming provider, status and the provider's own message — a body that cannot be
+decoded (bad Content-Encoding, invalid UTF-8, JSON nested too deeply) is a
+`ProviderReplyError`; secrets never appear in reprs or error text. Both transports raise
+httpx's exceptions, so one mapping serves them.
 
-Deadlines: httpx's timeout bounds each read, so a server that trickles a byte a second, or
-streams keep-alive comments for ever, would never time out. A model's `timeout` is also a
-total deadline on each attempt (`Endpoint.deadline_s`): from sending the request to the
-last byte of its body, a streamed body included (`Opened.deadline`, checked at every read
-of `iter_sse`). Without a `timeout` there is none (a long stream may rightly run for many
-minutes), only the SDKs' 600 s per read.
+Deadlines: the read timeout bounds each read (in both transports), so a server that
+trickles a byte a second, or streams keep-alive comments for ever, would never time out.
+A model's `timeout` is also a total deadline on each attempt (`Endpoint.deadline_s`): from
+sending the request to the last byte of its body, a streamed body included
+(`Opened.deadline`, checked at every read of `iter_sse`). Without a `timeout` there is none
+(a long stream may rightly run for many minutes), only the SDKs' 600 s per read.
 An attempt that runs out before its response is handed over is a timeout the SDKs retry
 (E8: `max_retries`, as the OpenAI and Anthropic SDKs retry `APITimeoutError`); a stream
 that runs out after its first event reached the caller is not replayed and fails the call
 (`ProviderStreamError`). The SDKs' own `timeout` is per read (httpx's); agentc's bounds
 the whole answer, since only that ends a hung call (docs/divergences.md, E8).
-
-Event streams are read in linear time: a line's pieces are joined once, when it ends.
 """
 
 from __future__ import annotations
@@ -43,15 +44,12 @@ from typing import Any
 
 import httpx
 
-from . import retry_events
-from .errors import (
-    ProviderConnectionError,
-    ProviderError,
-    ProviderReplyError,
-    ProviderStatusError,
-    ProviderStreamError,
-)
+from . import h1, retry_events
+from .errors import ProviderConnectionError, ProviderError, ProviderReplyError, ProviderStatusError
 from .shape import describe
+from .sse import SSEvent, deadline_error, decoding_error, iter_sse
+
+__all__ = ["SSEvent", "iter_sse"]  # re-exported: the MCP client reads its streams with them
 
 DEFAULT_MAX_RETRIES = 2  # E8: the SDKs' default
 DEFAULT_TIMEOUT_S = 600.0  # the SDKs' read timeout
@@ -105,6 +103,8 @@ class Endpoint:
     deadline_s: float | None = None  # each attempt's whole answer (a model's `timeout`)
     max_retries: int = DEFAULT_MAX_RETRIES
     rate_limit: RateLimit | None = None
+    # path → the lean client's request head (h1.request_head), built at the first call
+    heads: dict[str, bytes] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def url(self, path: str) -> str:
         return self.base_url.rstrip("/") + "/" + path.lstrip("/")
@@ -113,8 +113,8 @@ class Endpoint:
 # ---------------------------------------------------------------- client pool
 
 # ("client", provider, base URL) → its client; ("bucket", provider, base URL, limit) → its
-# rate limiter
-Pool = dict[tuple[object, ...], httpx.AsyncClient | _TokenBucket]
+# rate limiter; ("wire", provider, base URL) → its lean connections, or None: httpx carries it
+Pool = dict[tuple[object, ...], httpx.AsyncClient | _TokenBucket | h1.Connections | None]
 _POOLS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Pool] = weakref.WeakKeyDictionary()
 
 
@@ -159,13 +159,39 @@ async def close_clients() -> None:
     for key, value in list(pool.items()):
         if isinstance(value, httpx.AsyncClient):
             await value.aclose()
+        elif isinstance(value, h1.Connections):
+            value.close()
         del pool[key]
+
+
+def _wire_for(endpoint: Endpoint) -> h1.Connections | None:
+    """The lean client's pool for this endpoint, or None when httpx must carry the call
+    (decided once per pool, as httpx reads the environment's proxies once per client)."""
+    pool = _pool()
+    key = ("wire", endpoint.provider, endpoint.base_url)
+    try:
+        wire = pool[key]
+    except KeyError:
+        target = h1.lean_target(endpoint.url("x"))
+        wire = pool[key] = None if target is None else h1.Connections(target[0], target[1])
+    return wire if isinstance(wire, h1.Connections) else None
+
+
+def _head_for(endpoint: Endpoint, path: str) -> bytes:
+    head = endpoint.heads.get(path)
+    if head is None:
+        url = endpoint.url(path)
+        target = h1.lean_target(url)
+        assert target is not None
+        start = url.index("/", len("http://"))
+        head = endpoint.heads[path] = h1.request_head(target[2], url[start:], endpoint.headers)
+    return head
 
 
 # ---------------------------------------------------------------- retries
 
 
-def retry_after_s(headers: httpx.Headers) -> float | None:
+def retry_after_s(headers: Mapping[str, str]) -> float | None:
     """Seconds the server asked us to wait (`retry-after-ms`, `retry-after`), if sane."""
     raw_ms = headers.get("retry-after-ms")
     if raw_ms:
@@ -197,7 +223,7 @@ def backoff_s(attempt: int) -> float:
     return base * (1 - 0.25 * random.random())
 
 
-def _is_retryable_status(status: int, headers: httpx.Headers) -> bool:
+def _is_retryable_status(status: int, headers: Mapping[str, str]) -> bool:
     should = headers.get("x-should-retry")
     if should in ("true", "false"):
         return should == "true"
@@ -219,7 +245,7 @@ def error_message(body: bytes) -> str:
     return text.strip()[:500]
 
 
-def _status_error(endpoint: Endpoint, response: httpx.Response, body: bytes) -> ProviderError:
+def _status_error(endpoint: Endpoint, response: h1.Response, body: bytes) -> ProviderError:
     retryable = _is_retryable_status(response.status_code, response.headers)
     return ProviderStatusError(
         endpoint.provider, error_message(body), status=response.status_code, retryable=retryable
@@ -238,7 +264,7 @@ def _connection_error(endpoint: Endpoint, exc: Exception) -> ProviderError:
 class Opened:
     """A 2xx response open for reading, and the loop time its body must be read by."""
 
-    response: httpx.Response
+    response: h1.Response  # httpx's or the lean client's
     deadline: float | None  # `asyncio.get_running_loop().time()`; None: no total bound
 
 
@@ -285,31 +311,36 @@ async def _attempt(endpoint: Endpoint, path: str, content: bytes, stream: bool) 
         async with asyncio.timeout_at(deadline):
             return Opened(await _send_once(endpoint, path, content, stream), deadline)
     except TimeoutError:
-        raise _deadline_error(endpoint, retryable=True) from None
+        raise deadline_error(endpoint, retryable=True) from None
 
 
-def _deadline_error(endpoint: Endpoint, retryable: bool) -> ProviderError:
-    assert endpoint.deadline_s is not None
-    kind = ProviderConnectionError if retryable else ProviderStreamError
-    return kind(
-        endpoint.provider,
-        f"timed out calling {endpoint.base_url}: no complete answer within the "
-        f"{endpoint.deadline_s:g} s `timeout`",
-        retryable=retryable,
-    )
-
-
-async def _send_once(endpoint: Endpoint, path: str, content: bytes, stream: bool) -> httpx.Response:
-    client = client_for(endpoint)
-    request = client.build_request(
-        "POST", endpoint.url(path), content=content, headers=dict(endpoint.headers)
-    )
+async def _send_once(endpoint: Endpoint, path: str, content: bytes, stream: bool) -> h1.Response:
+    response: h1.Response
     try:
-        response = await client.send(request, stream=stream)
+        wire = _wire_for(endpoint)
+        if wire is None:
+            client = client_for(endpoint)
+            request = client.build_request(
+                "POST", endpoint.url(path), content=content, headers=dict(endpoint.headers)
+            )
+            response = await client.send(request, stream=stream)
+        else:
+            head = _head_for(endpoint, path)
+            response = await wire.post(
+                head, content, endpoint.connect_timeout_s, endpoint.timeout_s
+            )
+            if not stream:  # read whole inside the attempt, as httpx's send reads it
+                try:
+                    await response.aread()
+                except BaseException:  # a broken body, the deadline: the connection goes
+                    await response.aclose()
+                    raise
+    except httpx.LocalProtocolError as exc:  # a header that cannot be sent: no retry helps
+        raise ProviderError(endpoint.provider, f"the request cannot be sent: {exc}") from None
     except httpx.TransportError as exc:
         raise _connection_error(endpoint, exc) from None
     except httpx.DecodingError as exc:
-        raise _decoding_error(endpoint, exc) from None
+        raise decoding_error(endpoint, exc) from None
     if response.status_code < 400:
         return response
     raw = await _read_quietly(response)
@@ -319,18 +350,11 @@ async def _send_once(endpoint: Endpoint, path: str, content: bytes, stream: bool
     raise err
 
 
-async def _read_quietly(response: httpx.Response) -> bytes:
+async def _read_quietly(response: h1.Response) -> bytes:
     try:
         return await response.aread()
     except (httpx.TransportError, httpx.DecodingError):
         return b""
-
-
-def _decoding_error(endpoint: Endpoint, exc: httpx.DecodingError) -> ProviderReplyError:
-    # The body does not match its Content-Encoding (e.g. "gzip" on bytes that are not gzip).
-    return ProviderReplyError(
-        endpoint.provider, f"the body could not be decoded as its Content-Encoding says ({exc})"
-    )
 
 
 def _dumps(body: dict[str, Any]) -> bytes:
@@ -365,85 +389,3 @@ def _decode_json(endpoint: Endpoint, raw: bytes) -> dict[str, Any]:
             endpoint.provider, f"the reply is {describe(data)}, expected a JSON object"
         )
     return data
-
-
-# ---------------------------------------------------------------- server-sent events
-
-
-@dataclass(frozen=True, slots=True)
-class SSEvent:
-    event: str | None
-    data: str
-
-
-async def iter_sse(
-    endpoint: Endpoint, response: httpx.Response, deadline: float | None = None
-) -> AsyncIterator[SSEvent]:
-    """Decode `text/event-stream`; a connection that drops mid-stream is a ProviderStreamError,
-    a stream still going at `deadline` (loop time) one that says the `timeout` ran out."""
-    event: str | None = None
-    data: list[str] = []
-    rest: list[bytes] = []  # the pieces of a line whose end has not arrived yet
-    try:
-        async for chunk in _chunks(endpoint, response, deadline):
-            if b"\n" not in chunk:
-                rest.append(chunk)
-                continue
-            lines = chunk.split(b"\n")
-            if rest:
-                rest.append(lines[0])
-                lines[0] = b"".join(rest)
-            tail = lines.pop()
-            rest = [tail] if tail else []
-            for line in lines:
-                line = line.rstrip(b"\r")
-                if line:
-                    event = _sse_field(line, event, data)
-                elif data or event:
-                    yield SSEvent(event, "\n".join(data))
-                    event, data = None, []
-    except httpx.TransportError as exc:
-        raise ProviderStreamError(
-            endpoint.provider, f"stream broke off: {exc or type(exc).__name__}"
-        ) from None
-    except httpx.DecodingError as exc:
-        raise _decoding_error(endpoint, exc) from None
-    except UnicodeDecodeError as exc:
-        raise ProviderReplyError(
-            endpoint.provider, f"a stream event is not valid UTF-8 (byte {exc.start} of its line)"
-        ) from None
-    if data:
-        yield SSEvent(event, "\n".join(data))
-
-
-async def _chunks(
-    endpoint: Endpoint, response: httpx.Response, deadline: float | None
-) -> AsyncIterator[bytes]:
-    """The body's reads, each bounded by what is left of the total deadline."""
-    reads = response.aiter_bytes()
-    if deadline is None:
-        async for chunk in reads:
-            yield chunk
-        return
-    while True:
-        try:
-            async with asyncio.timeout_at(deadline):
-                chunk = await anext(reads, None)
-        except TimeoutError:
-            raise _deadline_error(endpoint, retryable=False) from None
-        if chunk is None:
-            return
-        yield chunk
-
-
-def _sse_field(line: bytes, event: str | None, data: list[str]) -> str | None:
-    if line.startswith(b":"):
-        return event  # a comment / keep-alive
-    name, _, value = line.decode("utf-8").partition(":")
-    if value.startswith(" "):
-        value = value[1:]
-    if name == "data":
-        data.append(value)
-    elif name == "event":
-        return value
-    return event

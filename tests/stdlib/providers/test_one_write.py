@@ -92,3 +92,16 @@ class OneAnswerServer:
                 b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n"
                 b"content-length: %d\r\n\r\n%s" % (len(body), body)
             )
+
+
+def test_agentc_sends_a_request_in_one_segment(keys):
+    from support.provider_kit import ask, openai_model, run
+
+    server = OneAnswerServer()
+
+    class Where:
+        openai_base_url = server.url + "/v1"
+
+    assert run(openai_model(Where, max_retries=0).generate(ask())).text == "ok"
+    server.thread.join(60)
+    assert server.segments == [1]

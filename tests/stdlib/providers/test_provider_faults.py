@@ -136,10 +136,9 @@ def test_one_pooled_client_per_provider_and_base_url(fake_server, keys):
     async def calls():
         await a.generate(ask())
         await b.generate(ask())
-        clients = {
-            id(http.client_for(a._settings.endpoint)),
-            id(http.client_for(b._settings.endpoint)),
-        }
-        return clients
+        clients = {id(http.client_for(m._settings.endpoint)) for m in (a, b)}
+        wires = {id(http._wire_for(m._settings.endpoint)) for m in (a, b)}
+        lean = http._wire_for(a._settings.endpoint)  # plain http: the lean client's pool
+        return len(clients), len(wires), lean is not None and len(lean.idle)
 
-    assert len(run(calls())) == 1
+    assert run(calls()) == (1, 1, 1)  # one pool, and one kept-alive connection in it
