@@ -10,9 +10,10 @@ provider key (`openai`, `anthropic`, `scripted`, …) in `registry.py`.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal, Protocol
 
+from ...runtime.records import dataclass
 from ..messages import AIMessage, BaseMessage, UsageMetadata
 
 

@@ -39,11 +39,12 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import httpx
 
+from ...runtime.records import dataclass
 from . import h1, retry_events
 from .errors import ProviderConnectionError, ProviderError, ProviderReplyError, ProviderStatusError
 from .shape import describe

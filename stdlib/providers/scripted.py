@@ -23,12 +23,12 @@ import json
 import threading
 from collections import deque
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ...ir import ModelSpec
 from ...runtime.errors import AgentcRuntimeError
+from ...runtime.records import dataclass
 from ..messages import AIMessage, InvalidToolCall, ToolCall, UsageMetadata
 from .base import MessageDelta, ModelProfile, ModelRequest, ToolCallChunk
 from .errors import (
