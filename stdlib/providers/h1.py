@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator, Mapping
-from typing import Protocol
+from typing import Protocol, cast
 
 import httpx
 
@@ -80,8 +80,9 @@ class _Conn(asyncio.Protocol):
     # -- asyncio callbacks
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # a stream transport, though not always an `asyncio.Transport` subclass: uvloop's
+        # (uvicorn's loop, so `agentc serve`'s) are its own classes with the same methods
+        self.transport = cast(asyncio.Transport, transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True

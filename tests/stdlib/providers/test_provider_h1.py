@@ -109,6 +109,24 @@ def texts(server: ScriptedServer, calls: int = 1, **options) -> list[str]:
     return run(go())
 
 
+def test_the_lean_client_runs_on_uvloop(keys):
+    """`agentc serve` runs under uvicorn, whose loop is uvloop's: its transports are not
+    `asyncio.Transport` subclasses, and a call must still go through (and reuse its
+    connection)."""
+    uvloop = pytest.importorskip("uvloop")
+    server = ScriptedServer(*[whole()] * 2)
+    m = model(server)
+
+    async def go():
+        try:
+            return [(await m.generate(ask())).text for _ in range(2)]
+        finally:
+            await http.close_clients()
+
+    assert uvloop.run(go()) == ["ok", "ok"]
+    assert server.connections == 1
+
+
 def test_one_kept_alive_connection_carries_every_call(keys):
     server = ScriptedServer(*[whole()] * 3)
     assert texts(server, 3) == ["ok"] * 3
