@@ -11,11 +11,11 @@ Invariant: pure; unknown types were reported by the checker and read here as `an
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import agentc.ir as ir
 
 from ..dsl import ast
+from ..dsl.astclass import Record, record
 from .resolve import PyTarget, python_ref
 from .symbols import FileUnit, SymbolKind
 from .types import ANY, NONE, STR, Ty, TyKind, TypeScope, resolve_type
@@ -27,16 +27,16 @@ _ITEM_REDUCERS = ("append",)
 AGENT_BUILTIN = {"messages": Ty(TyKind.MESSAGES), "structured_response": ANY}
 
 
-@dataclass(frozen=True, slots=True)
-class Channel:
+@record
+class Channel(Record):
     name: str
     ty: Ty
     reducer: str | None  # as written (`append`); None: last value wins (or add_messages)
     decl: ast.FieldDecl | None  # None: built into an agent
 
 
-@dataclass(frozen=True, slots=True)
-class StateView:
+@record
+class StateView(Record):
     channels: dict[str, Channel]
     complete: bool = True  # False: an agent whose middleware may add channels we cannot see
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypeVar
 
 import agentc.ir as ir
 
 from ..dsl import ast
+from ..dsl.astclass import Record, record
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error
 from .pyscan import Visibility
@@ -40,8 +41,8 @@ KNOWN_ATTRS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class ParamInfo:
+@record
+class ParamInfo(Record):
     name: str
     ty: Ty
     default: ast.Expr | None
@@ -58,8 +59,8 @@ class ParamInfo:
         return to_json(self.default)
 
 
-@dataclass(frozen=True, slots=True)
-class StateDecl:
+@record
+class StateDecl(Record):
     """`state: { name: "type" }` or `{ name: { type: "…", visibility: "private" } }`."""
 
     name: str
@@ -67,8 +68,8 @@ class StateDecl:
     visibility: Visibility = Visibility.PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
-class DeclInfo:
+@record
+class DeclInfo(Record):
     kind: str
     name: str
     params: dict[str, ParamInfo]

@@ -14,17 +14,16 @@ it reads the conversation (`messages:`, default the `messages` channel). The ans
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..dsl import ast
+from ..dsl.astclass import Record, record
 from .channels import CONVERSATION, StateView
 from .types import TyKind
 
 NODE_ARGS = ("prompt", "input", "messages", "into", "tools", "output", "via")
 
 
-@dataclass(frozen=True, slots=True)
-class ModelArgs:
+@record
+class ModelArgs(Record):
     positional: tuple[ast.Expr, ...]
     named: dict[str, ast.Arg]  # NODE_ARGS given (the first of each)
     repeated: tuple[ast.Arg, ...]  # a NODE_ARG or option given again

@@ -22,11 +22,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from ..dsl import ast
+from ..dsl.astclass import Record, record
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error, warning
 from ..dsl.source import Span
@@ -37,8 +37,8 @@ from .suggest import did_you_mean, distance, nearest
 from .symbols import FileUnit
 
 
-@dataclass(frozen=True, slots=True)
-class ProviderTable:
+@record
+class ProviderTable(Record):
     providers: tuple[str, ...]
     inference: tuple[tuple[str, str], ...]
     wires: tuple[tuple[str, str | None], ...] = ()  # provider → openai | anthropic | … | None

@@ -68,7 +68,9 @@ def compile_source(
 
 
 def _compile(parsed: ParseResult, *, base_dir: str | Path | None) -> CompileResult:
-    with suggestion_budget():  # a huge broken file stays linear to check
+    # The IR is built from checked values, unvalidated (ir.trusted_build: no pydantic schema
+    # is built for a check).
+    with suggestion_budget(), ir.trusted_build():  # a huge broken file stays linear to check
         return _compile_checked(parsed, base_dir=base_dir)
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import agentc.ir as ir
 
 from ..dsl import ast
+from ..dsl.astclass import Record, record
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error
 from ..dsl.source import SourceFile, Span
@@ -31,8 +32,8 @@ _FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _HELP = "write `{channel}` or `{channel.key}`, and `{{` / `}}` for a literal brace"
 
 
-@dataclass(frozen=True, slots=True)
-class Placeholder:
+@record
+class Placeholder(Record):
     """One `{name.key}`: the field, the placeholder's span, and each part's span."""
 
     field: ir.TemplateField

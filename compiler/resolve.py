@@ -22,6 +22,7 @@ from pathlib import Path
 from agentc.version import __version__
 
 from ..dsl import ast
+from ..dsl.astclass import Record, record
 from ..dsl.astjson import cached_parse
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, Label, error
@@ -313,8 +314,8 @@ def _duplicate(sym: Symbol, earlier: Symbol) -> Diagnostic:
 # ---------------------------------------------------------------- references
 
 
-@dataclass(frozen=True, slots=True)
-class PyTarget:
+@record
+class PyTarget(Record):
     """`tools.add` resolved: the scanned module, the `use` alias and the attribute."""
 
     unit: FileUnit
@@ -385,8 +386,8 @@ def python_ref(unit: FileUnit, ref: ast.Ref) -> PyTarget | Diagnostic | Missing:
     return PyTarget(unit, parts[0], parts[1], module, sym.decl)
 
 
-@dataclass(frozen=True, slots=True)
-class GraphTarget:
+@record
+class GraphTarget(Record):
     unit: FileUnit
     symbol: Symbol
 

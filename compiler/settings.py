@@ -23,6 +23,7 @@ from typing import TypeAlias, TypeVar
 import agentc.ir as ir
 
 from ..dsl import ast
+from ..dsl.astclass import Record, record
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, Label, error
 
@@ -65,8 +66,8 @@ _HELP = {
 Stmt: TypeAlias = "ast.AgentStmt | ast.GraphStmt"
 
 
-@dataclass(frozen=True, slots=True)
-class Repeated:
+@record
+class Repeated(Record):
     """A setting written again: `again` is ignored, `first` is the one that counts."""
 
     word: str
@@ -74,8 +75,8 @@ class Repeated:
     again: Stmt
 
 
-@dataclass(frozen=True, slots=True)
-class AgentSettings:
+@record
+class AgentSettings(Record):
     model: ast.ModelStmt | None = None
     prompt: ast.PromptStmt | None = None
     tools: ast.ToolsStmt | None = None
@@ -92,8 +93,8 @@ class AgentSettings:
     repeated: tuple[Repeated, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class GraphSettings:
+@record
+class GraphSettings(Record):
     state: ast.StateStmt | None = None
     limits: ast.LimitsStmt | None = None
     checkpoint: ast.CheckpointStmt | None = None

@@ -32,6 +32,7 @@ from typing import Any
 
 import agentc.ir as ir
 
+from ..dsl.astclass import Record, record
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error, warning
 from ..dsl.source import Pos, Span
@@ -48,8 +49,8 @@ class EdgeKind(str, enum.Enum):
     JOIN = "join"  # `edge [a, b] -> c`: one source of a barrier; c runs once all have run
 
 
-@dataclass(frozen=True, slots=True)
-class GEdge:
+@record
+class GEdge(Record):
     source: str
     target: str
     kind: EdgeKind

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..dsl import ast
+from ..dsl.astclass import Record, record
 from ..dsl.source import SourceFile, Span
 from .pyscan import PyModule
 
@@ -39,8 +40,8 @@ DECL_KINDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Symbol:
+@record
+class Symbol(Record):
     name: str
     kind: SymbolKind
     span: Span  # the name as declared

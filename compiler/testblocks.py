@@ -12,12 +12,12 @@ without tests); this module only reads the AST and the IR, and names the vocabul
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import agentc.ir as ir
 
 from ..dsl import ast
+from ..dsl.astclass import Record, record
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error, warning
 from ..dsl.source import SourceFile
@@ -56,8 +56,8 @@ def missing_target(source: SourceFile, target: Path, why: str) -> Diagnostic:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Facts:
+@record
+class Facts(Record):
     """What an expectation of one graph may name (None: not known before the run)."""
 
     graph: ir.Graph

@@ -13,10 +13,10 @@ bool}`; everything else as written.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from ..dsl import ast
+from ..dsl.astclass import Record, record
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error
 from .types import Ty, TyKind
@@ -24,8 +24,8 @@ from .types import Ty, TyKind
 CONTEXT_SIZES = ("tokens", "messages", "fraction")
 
 
-@dataclass(frozen=True, slots=True)
-class ValueEnv:
+@record
+class ValueEnv(Record):
     """How values that name things are checked; each returns diagnostics (empty: fine)."""
 
     check_ref: Callable[[ast.Ref], list[Diagnostic]]

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from ..dsl import ast
+from ..dsl.astclass import Record, record
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, error
 from .suggest import did_you_mean
@@ -38,8 +38,8 @@ GENERICS = ("list", "map", "dict")
 BUILTIN_TYPE_NAMES = PRIMS + SPECIALS + GENERICS + ("messages",)
 
 
-@dataclass(frozen=True, slots=True)
-class Ty:
+@record
+class Ty(Record):
     kind: TyKind
     name: str = ""  # PRIM / SCHEMA / SPECIAL name
     args: tuple[Ty, ...] = ()  # LIST (1), MAP (1), UNION (n)
@@ -92,8 +92,8 @@ def union(options: Iterable[Ty]) -> Ty:
     return flat[0] if len(flat) == 1 else Ty(TyKind.UNION, args=tuple(flat))
 
 
-@dataclass(frozen=True, slots=True)
-class TypeScope:
+@record
+class TypeScope(Record):
     """What a type name may refer to besides the built-ins."""
 
     schemas: frozenset[str]

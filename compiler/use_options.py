@@ -12,10 +12,10 @@ cannot disagree).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ..dsl import ast
+from ..dsl.astclass import Record, record
 from ..dsl.codes import Code
 from ..dsl.diagnostics import Diagnostic, Label, error
 from .suggest import did_you_mean
@@ -45,8 +45,8 @@ MCP_OPTIONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class McpOptions:
+@record
+class McpOptions(Record):
     timeout_s: float | None = None
     connect_timeout_s: float | None = None
 

@@ -1,17 +1,23 @@
-"""`@node`: a frozen, slotted dataclass, made cheaply (the AST's class decorator).
+"""`@node` and `@record`: frozen, slotted dataclasses, made cheaply.
 
-Input: a class body with annotated fields, as for `@dataclass(frozen=True, slots=True)`.
+Input: a class body with annotated fields, as for `@dataclass(frozen=True, slots=True)`
+(`@node`: the AST's classes, keyword-only; `@record`: any other such class — spans,
+symbols, the compiler's tables — whose fields may also be given by position, with
+`field(default_factory=…)` allowed).
 Output: the same thing as far as anyone can tell — `dataclasses.fields`, `is_dataclass`,
 `replace`, `__match_args__`, field-wise `==` and `hash`, the dataclass `repr`,
 `FrozenInstanceError` on assignment, and copy support.
 
 Why: `dataclass` compiles six generated methods per class with one `exec` each; for the
-AST's ~45 classes that is ~25 ms of every `agentc check` (a cold start budget of 300 ms).
-Here `dataclass` only collects fields and adds slots (no generated code); `==`, `hash`,
-`repr` and the frozen guards are shared functions of `Node`, and the `__init__`s of all
-classes waiting are compiled together in one `exec` by `finish()` (or on first need).
-Type checkers see `@node` as `@dataclass(frozen=True)` (`typing.dataclass_transform`,
-PEP 681), so every constructor call, field type and assignment is checked.
+AST's ~45 classes and the ~50 others a check imports that is ~40 ms of every `agentc
+check` (a cold start budget of 300 ms). Here `dataclass` only collects fields and adds
+slots (no generated code); `==`, `hash`, `repr` and the frozen guards are shared
+functions of `Record`, and the `__init__`s of all classes waiting are compiled together
+in one `exec` by `finish()` (or on first need).
+Type checkers see both as `@dataclass(frozen=True)` (`typing.dataclass_transform`,
+PEP 681), so every constructor call, field type and assignment is checked. The generated
+`__init__` sets each slot through the slot's own setter, which also makes building a
+`Span` or a node cheaper than a dataclass's `object.__setattr__` per field.
 """
 
 from __future__ import annotations
@@ -21,13 +27,14 @@ from operator import attrgetter
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 _set = object.__setattr__
-_PENDING: list[type[Node]] = []
+_PENDING: list[type[Record]] = []
 
 
-class Node:
-    """The shared behaviour of every AST node (no fields of its own)."""
+class Record:
+    """The shared behaviour of every `@node` and `@record` class (no fields of its own)."""
 
     __slots__ = ()
+    _kw_only: ClassVar[bool] = False
     _key: ClassVar[attrgetter[Any]]  # per class: its field values, for == and hash
     _names: ClassVar[tuple[str, ...]]
     # Set on every subclass by `dataclasses.dataclass` (declared here, never assigned, so
@@ -66,17 +73,41 @@ class Node:
         type(self).__init__(self, *args, **kwargs)
 
 
+class Node(Record):
+    """The shared behaviour of every AST node (no fields of its own)."""
+
+    __slots__ = ()
+    _kw_only: ClassVar[bool] = True
+
+
 _N = TypeVar("_N", bound=Node)
+_R = TypeVar("_R", bound=Record)
 
 
 @dataclass_transform(frozen_default=True, kw_only_default=True)
 def node(cls: type[_N]) -> type[_N]:
-    """Make `cls` (which must derive from `Node`) a frozen, slotted dataclass."""
+    """Make `cls` (which must derive from `Node`) a frozen, slotted dataclass whose fields
+    are given by keyword."""
+    return _make(cls)
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
+def record(cls: type[_R]) -> type[_R]:
+    """Make `cls` (which must derive from `Record`, not `Node`) a frozen, slotted dataclass
+    whose fields may be given by position or by keyword."""
+    if issubclass(cls, Node):
+        raise TypeError(f"{cls.__name__}: an AST node is made with @node")
+    return _make(cls)
+
+
+def _make(cls: type[_R]) -> type[_R]:
+    if "__post_init__" in cls.__dict__:
+        raise TypeError(f"{cls.__name__}: @node and @record do not call __post_init__")
     made = dataclasses.dataclass(init=False, repr=False, eq=False, slots=True)(cls)
     names = tuple(f.name for f in dataclasses.fields(made))
     made._names = names
     # attrgetter is not a descriptor: `self._key(self)` calls it with the instance once.
-    made._key = attrgetter(*names)
+    made._key = attrgetter(*names) if names else attrgetter("__class__")  # no fields: all equal
     _PENDING.append(made)
     return made
 
@@ -87,7 +118,7 @@ def finish() -> None:
         return
     classes = list(_PENDING)
     lines: list[str] = []
-    env: dict[str, Any] = {"_set": _set}
+    env: dict[str, Any] = {"_set": _set, "_MISSING": dataclasses.MISSING}
     _PENDING.clear()
     for i, cls in enumerate(classes):
         lines += _init_source(i, cls, env)
@@ -98,13 +129,19 @@ def finish() -> None:
         cls.__init__ = init
 
 
-def _init_source(i: int, cls: type[Node], env: dict[str, Any]) -> list[str]:
+def _init_source(i: int, cls: type[Record], env: dict[str, Any]) -> list[str]:
     params: list[str] = []
     body: list[str] = []
     for f in dataclasses.fields(cls):
+        if not f.init:
+            raise TypeError(f"{cls.__name__}.{f.name}: every field is set by `__init__`")
         if f.default_factory is not dataclasses.MISSING:
-            raise TypeError(f"{cls.__name__}.{f.name}: @node does not take default factories")
-        if f.default is dataclasses.MISSING:
+            if cls._kw_only:
+                raise TypeError(f"{cls.__name__}.{f.name}: @node takes no default factories")
+            env[f"_f{i}_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=_MISSING")
+            body.append(f"    if {f.name} is _MISSING: {f.name} = _f{i}_{f.name}()")
+        elif f.default is dataclasses.MISSING:
             params.append(f.name)
         else:
             env[f"_d{i}_{f.name}"] = f.default
@@ -112,8 +149,9 @@ def _init_source(i: int, cls: type[Node], env: dict[str, Any]) -> list[str]:
         # The slot's own setter: no attribute lookup and no frozen `__setattr__` on the way.
         env[f"_s{i}_{f.name}"] = getattr(cls, f.name).__set__
         body.append(f"    _s{i}_{f.name}(self, {f.name})")
-    star = ["*"] if params else []  # keyword-only, as type checkers are told (kw_only_default)
+    # `@node`: keyword-only, as type checkers are told (kw_only_default)
+    star = ["*"] if params and cls._kw_only else []
     return [f"def _init_{i}(self, {', '.join(star + params)}):", *(body or ["    pass"])]
 
 
-__all__ = ["Node", "node", "finish"]
+__all__ = ["Node", "Record", "node", "record", "finish"]

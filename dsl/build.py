@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from lark import Token, Tree
+if TYPE_CHECKING:
+    from lark import Token, Tree
 
 from . import ast
+from .astclass import Record, record
 from .build_tests import At, TestBlockRules
 from .codes import Code
 from .diagnostics import Diagnostic, error
@@ -27,15 +28,15 @@ from .literals import DURATION, ESCAPE, UNIT_SECONDS, decode_escape, dedent
 from .source import Pos, SourceFile, Span
 
 
-@dataclass(frozen=True, slots=True)
-class _Variadic:
+@record
+class _Variadic(Record):
     """`...` in a parameter list (the declaration accepts further settings)."""
 
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class _EdgeCondition:
+@record
+class _EdgeCondition(Record):
     condition: ast.Expr | None
     otherwise: bool
 
@@ -65,6 +66,8 @@ class AstBuilder(TestBlockRules):
         self._rules: dict[str, Callable[[At, Children], Any]] = {}
 
     def transform(self, tree: Tree[Token]) -> Any:
+        from lark import Tree  # only the tree walk (a very deep file) reads a Lark tree
+
         children = [self.transform(c) if isinstance(c, Tree) else c for c in tree.children]
         rule = self._rules.get(tree.data)
         if rule is None:

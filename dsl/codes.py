@@ -9,7 +9,8 @@ docs section and a check case.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from .astclass import Record, record
 
 
 class Severity(str, enum.Enum):
@@ -111,8 +112,8 @@ class Code(enum.StrEnum):
         return _INFO[self].severity
 
 
-@dataclass(frozen=True, slots=True)
-class CodeInfo:
+@record
+class CodeInfo(Record):
     summary: str
     severity: Severity = Severity.ERROR
 

@@ -12,18 +12,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .astclass import Record, record
 from .codes import Code, Severity
 from .source import Span
 
 
-@dataclass(frozen=True, slots=True)
-class Label:
+@record
+class Label(Record):
     span: Span
     text: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
+@record
+class Diagnostic(Record):
     code: Code
     severity: Severity
     message: str

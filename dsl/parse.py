@@ -13,10 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-
-from lark import Lark
-from lark.exceptions import LarkError, UnexpectedInput
-from lark.lexer import PatternStr
+from typing import TYPE_CHECKING
 
 from agentc.grammar import load_parser
 
@@ -24,10 +21,18 @@ from . import ast
 from .build import AstBuilder
 from .codes import Code
 from .diagnostics import Diagnostic, error
-from .recovery import recover_all
 from .reduce import NotParsed, TooDeep, parse_ast
 from .source import SourceFile
-from .syntax_errors import PatternOf
+from .tables import load_tables
+
+if TYPE_CHECKING:
+    from lark import Lark
+    from lark.exceptions import UnexpectedInput
+
+    from .syntax_errors import PatternOf
+
+# Lark itself (its parser, exceptions and error recovery) is imported only for a syntax
+# error or a very deep file: a file that parses needs only the cached tables (dsl/tables.py).
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,8 @@ _LITERALS: dict[str, str | None] = {}
 
 def _pattern_of(parser: Lark) -> PatternOf:
     """Terminal name → its literal text (`RBRACE` → `}`), None for patterns."""
+    from lark.lexer import PatternStr
+
     if not _LITERALS:
         for term in parser.terminals:
             pattern = term.pattern
@@ -82,10 +89,12 @@ def parse(text: str, filename: str = "<input>") -> ParseResult:
 
 def _parse(text: str, filename: str) -> ParseResult:
     source = SourceFile(filename, text)
-    parser = load_parser()
-    built = _build(parser, source)
+    built = _build(source)
     if built is not None:
         return built
+    from lark.exceptions import LarkError, UnexpectedInput
+
+    parser = load_parser()
     try:  # a syntax error: Lark's own tree path raises the exception recovery reads
         parser.parse(text)
     except UnexpectedInput as exc:
@@ -98,10 +107,12 @@ def _parse(text: str, filename: str) -> ParseResult:
 def _recovered(source: SourceFile, parser: Lark, exc: UnexpectedInput) -> ParseResult:
     """Syntax errors, plus what building the rest finds (`30x`, a bad escape) when the
     text parses once the broken statements are blanked out."""
+    from .recovery import recover_all
+
     recovered = recover_all(source, parser.parse, exc, _pattern_of(parser))
     diagnostics = recovered.diagnostics
     if recovered.text is not None:
-        built = _build(parser, SourceFile(source.name, recovered.text))
+        built = _build(SourceFile(source.name, recovered.text))
         if built is not None:
             diagnostics = tuple(
                 sorted(diagnostics + built.diagnostics, key=lambda d: d.span.start.offset)
@@ -109,22 +120,33 @@ def _recovered(source: SourceFile, parser: Lark, exc: UnexpectedInput) -> ParseR
     return ParseResult(None, diagnostics, source)
 
 
-def _build(parser: Lark, source: SourceFile) -> ParseResult | None:
+def _build(source: SourceFile) -> ParseResult | None:
     """The parse of a text without syntax errors; None when it has some."""
     builder = AstBuilder(source)
     try:
         try:
-            module = parse_ast(parser, source.text, builder)
+            module = parse_ast(load_tables(), source.text, builder)
         except TooDeep:  # very deep nesting: the tree walk decides, as it always has
             builder = AstBuilder(source)
-            module = builder.transform(parser.parse(source.text))
+            module = _tree_walk(builder, source.text)
     except RecursionError:
         return _failed(source, "the file nests brackets or expressions too deeply")
-    except (NotParsed, LarkError):
+    except NotParsed:
         return None
     diagnostics = tuple(builder.diagnostics)
     failed = any(d.is_error for d in diagnostics)
     return ParseResult(None if failed else module, diagnostics, source)
+
+
+def _tree_walk(builder: AstBuilder, text: str) -> ast.Module:
+    """The AST from Lark's own tree; `NotParsed` on a syntax error."""
+    from lark.exceptions import LarkError
+
+    try:
+        tree = load_parser().parse(text)
+    except LarkError:
+        raise NotParsed from None
+    return builder.transform(tree)
 
 
 def _failed(source: SourceFile, message: str) -> ParseResult:

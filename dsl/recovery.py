@@ -29,6 +29,7 @@ from typing import TypeAlias
 
 from lark.exceptions import UnexpectedInput
 
+from .astclass import Record, record
 from .diagnostics import Diagnostic
 from .scan import OPENER, first_word, lexemes, scan, track_bracket
 from .source import SourceFile
@@ -73,8 +74,8 @@ def _inside(spans: tuple[tuple[int, int], ...], offset: int) -> bool:
 # ---------------------------------------------------------------- recovery
 
 
-@dataclass(frozen=True, slots=True)
-class Recovered:
+@record
+class Recovered(Record):
     """The syntax errors found, and the text with every broken statement blanked out when
     that text parses (so the caller can still report what only building the AST finds,
     such as `30x`); `text` is None when recovery stopped somewhere."""

@@ -1,8 +1,10 @@
 """Text → AST in one pass: Lark's LALR parser with the AST built at each reduction.
 
-Input: the text of one file, the process-wide Lark parser (`grammar.load_parser`) and an
-`AstBuilder`. Output: the `ast.Module`, or `NotParsed` for a syntax error (the caller then
-parses with Lark itself, so error reporting and recovery see exactly Lark's exception).
+Input: the text of one file, the parser's `Tables` (Lark's analysed parse table and
+per-state lexers as plain data, `dsl.tables.load_tables`; or a Lark parser to read them
+from) and an `AstBuilder`. Output: the `ast.Module`, or `NotParsed` for a syntax error
+(the caller then parses with Lark itself, so error reporting and recovery see exactly
+Lark's exception).
 No `lark.Tree` is built: Lark's parse table and per-state lexers are driven by one loop
 here, and each reduction calls the builder's method for its rule directly.
 
@@ -24,20 +26,15 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from lark import Lark, Token
-from lark.parse_tree_builder import (
-    ChildFilterLALR,
-    ChildFilterLALR_NoPlaceholders,
-    ExpandSingleChild,
-)
-from lark.parsers.lalr_analysis import Shift
-
+from .astclass import Record, record
 from .build import AstBuilder
 from .build_tests import At
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 # The tallest AST this path builds. Taller ones (hundreds of nested brackets, a very long
 # `a or b or …`) are left to the recursive tree walk, whose limit has always decided them.
@@ -52,8 +49,8 @@ Entry = tuple[Any, "int | None", "int | None", int]
 Reduce = Callable[[list[Any]], Any]
 
 
-@dataclass(frozen=True, slots=True)
-class _Shape:
+@record
+class _Shape(Record):
     """One grammar rule's reduction, as Lark's tree builder would shape it."""
 
     name: str  # the builder method (the rule's alias or name)
@@ -64,9 +61,17 @@ class _Shape:
     inline: bool  # a `_rule`: its children are spliced into the parent
     single: bool  # exactly one symbol, kept as it is (no filter)
     terminal: bool  # that one symbol is a token
+    origin: str  # the rule's name, for the parse table's goto
 
 
 def _shape(rule: Any, chain: list[Any]) -> _Shape:
+    # Lark is imported only to read its parser into tables, never to drive them.
+    from lark.parse_tree_builder import (
+        ChildFilterLALR,
+        ChildFilterLALR_NoPlaceholders,
+        ExpandSingleChild,
+    )
+
     name = rule.alias or rule.options.template_source or rule.origin.name
     size = len(rule.expansion)
     keep: tuple[tuple[int, bool, int], ...] = tuple((i, False, 0) for i in range(size))
@@ -92,6 +97,7 @@ def _shape(rule: Any, chain: list[Any]) -> _Shape:
         inline=rule.origin.name.startswith("_"),
         single=size == 1 and not filtered,
         terminal=size == 1 and rule.expansion[0].is_term,
+        origin=rule.origin.name,
     )
 
 
@@ -178,7 +184,7 @@ def _reducer(shape: _Shape, method: Callable[[At, list[Any]], Any] | None) -> Re
             only = children[0]
             if only is None:
                 return (None, None, None, 0)
-            if isinstance(only, (Token, _Tok)):
+            if only.__class__ is _Tok:
                 return (only, only.start_pos, only.end_pos, 0)
             return (only, start, end, height)
         if height >= MAX_HEIGHT:
@@ -208,24 +214,14 @@ _new_tok = tuple.__new__
 _END = "$END"
 
 
-@dataclass(frozen=True, slots=True)
-class _Scan:
+@record
+class _Scan(Record):
     """One parser state's lexer: Lark's compiled terminal pattern for the terminals that
     state accepts, and its keyword rule (a NAME whose text is an accepted keyword)."""
 
     match: Callable[[str, int], re.Match[str] | None]
     keywords: Callable[[str], str | None] | None
     ignore: frozenset[str]
-
-
-def _scan(lexer: Any) -> _Scan:
-    (pattern,) = lexer.scanner._mres  # noqa: SLF001 — one pattern per state in this grammar
-    unless = lexer.callback.get("NAME")
-    assert set(lexer.callback) <= {"NAME"}, lexer.callback
-    keywords = None
-    if unless is not None:
-        keywords = functools.lru_cache(maxsize=None)(unless.scanner.fullmatch)
-    return _Scan(match=pattern.match, keywords=keywords, ignore=lexer.ignore_types)
 
 
 class _Lazy(dict[Any, Any]):
@@ -240,60 +236,131 @@ class _Lazy(dict[Any, Any]):
         return value
 
 
-class _Parsers:
-    """Lark's analysed parse table and contextual lexer, reused; only the loop that drives
-    them and the reductions are ours. Each state's entries are converted on first use, as
-    Lark itself compiles each state's lexer on first use, so a cold start pays only for
-    the states its file reaches."""
+class Tables:
+    """Lark's analysed parse table and per-state lexers as plain data (`tables_of`), which
+    `dsl/tables.py` keeps between processes as JSON; only the loop that drives them and
+    the reductions are ours. Each state's entries and its lexer's pattern are made on
+    first use, as Lark itself compiles each state's lexer on first use, so a cold start
+    pays only for the states its file reaches, and never imports Lark."""
 
-    def __init__(self, parser: Lark) -> None:
-        frontend = parser.parser
-        contextual: Any = frontend.lexer.lexer  # behind the `_WholeWords` post-lexer, a no-op
-        self.lexers: dict[Any, Any] = contextual.lexers
-        self.table = frontend.parser.parser.parse_table
-        self.shape_of = dict(_shapes(parser))
-        self.rules: list[Any] = []  # the table's own rule objects, by index
-        self.shapes: list[_Shape] = []
-        self.index: dict[int, int] = {}  # id(rule) → its index
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._states: dict[str, list[list[Any]]] = data["states"]
+        self._lexer_of: dict[str, int] = data["lexer_of"]
+        self._lexers: list[list[Any]] = data["lexers"]
+        rules = data["rules"]
+        self.shapes = [_Shape(r[0], r[1], tuple(map(tuple, r[2])), *r[3:]) for r in rules]
         self.by_lexer: dict[int, _Scan] = {}  # states that accept the same terminals share one
         # state → token or rule name → (shift?, next state | (rule index, size, rule name))
         self.actions = _Lazy(self._actions)
         self.scans = _Lazy(self._scan)
-        self.start = self.table.start_states["start"]
-        self.end = self.table.end_states["start"]
+        self.start: int = data["start"]
+        self.end: int = data["end"]
 
-    def _actions(self, state: Any) -> dict[str, tuple[bool, Any]]:
+    def _actions(self, state: int) -> dict[str, tuple[bool, Any]]:
+        shapes = self.shapes
         return {
-            name: (True, arg)
-            if action is Shift
-            else (False, (self._rule(arg), len(arg.expansion), arg.origin.name))
-            for name, (action, arg) in self.table.states[state].items()
+            name: (True, arg) if shift else (False, (arg, shapes[arg].size, shapes[arg].origin))
+            for name, shift, arg in self._states[str(state)]
         }
 
-    def _rule(self, rule: Any) -> int:
-        found = self.index.get(id(rule))
+    def _scan(self, state: int) -> _Scan:
+        index = self._lexer_of[str(state)]
+        scan = self.by_lexer.get(index)
+        if scan is None:
+            (pattern, flags), keywords, ignore = self._lexers[index]
+            scan = self.by_lexer[index] = _Scan(
+                match=re.compile(pattern, flags).match,
+                keywords=_keywords(keywords) if keywords is not None else None,
+                ignore=frozenset(ignore),
+            )
+        return scan
+
+
+def _keywords(patterns: list[list[Any]]) -> Callable[[str], str | None]:
+    """Lark's `UnlessCallback`: the keyword a whole NAME spells, if any."""
+    compiled = [re.compile(p, f) for p, f in patterns]
+
+    def keyword(text: str) -> str | None:
+        for pattern in compiled:
+            m = pattern.fullmatch(text)
+            if m:
+                return m.lastgroup
+        return None
+
+    return functools.lru_cache(maxsize=None)(keyword)
+
+
+def tables_of(parser: Lark) -> dict[str, Any]:
+    """The plain data (JSON: lists, dicts with str keys, str, int, bool) `Tables` is made
+    of, read from Lark's parser: each state's actions (token or rule name, shift?, next
+    state or rule index), each rule's shape, and each state's lexer (its compiled
+    pattern, its keyword patterns, the terminals it ignores)."""
+    from lark.parsers.lalr_analysis import Shift  # reading Lark's tables needs Lark
+
+    frontend = parser.parser
+    contextual: Any = frontend.lexer.lexer  # behind the `_WholeWords` post-lexer, a no-op
+    table = frontend.parser.parser.parse_table
+    shape_of = dict(_shapes(parser))
+    index: dict[int, int] = {}  # id(rule) → its index
+    rules: list[list[Any]] = []
+
+    def rule(r: Any) -> int:
+        found = index.get(id(r))
         if found is None:
-            found = self.index[id(rule)] = len(self.rules)
-            self.rules.append(rule)
-            self.shapes.append(self.shape_of[rule])
+            found = index[id(r)] = len(rules)
+            sh = shape_of[r]
+            keep = [list(k) for k in sh.keep]
+            rest = [sh.trailing_nones, sh.collapse, sh.inline, sh.single, sh.terminal, sh.origin]
+            rules.append([sh.name, sh.size, keep, *rest])
         return found
 
-    def _scan(self, state: Any) -> _Scan:
-        lexer = self.lexers[state]
-        if id(lexer) not in self.by_lexer:
-            self.by_lexer[id(lexer)] = _scan(lexer)
-        return self.by_lexer[id(lexer)]
+    states = {
+        str(state): [
+            [name, True, arg] if action is Shift else [name, False, rule(arg)]
+            for name, (action, arg) in acts.items()
+        ]
+        for state, acts in table.states.items()
+    }
+    lexer_index: dict[int, int] = {}
+    lexers: list[list[Any]] = []
+    lexer_of: dict[str, int] = {}
+    for state in table.states:
+        lexer = contextual.lexers[state]
+        if id(lexer) not in lexer_index:
+            lexer_index[id(lexer)] = len(lexers)
+            lexers.append(_lexer_data(lexer))
+        lexer_of[str(state)] = lexer_index[id(lexer)]
+    start, end = table.start_states["start"], table.end_states["start"]
+    return {
+        "states": states,
+        "rules": rules,
+        "lexers": lexers,
+        "lexer_of": lexer_of,
+        "start": start,
+        "end": end,
+    }
+
+
+def _lexer_data(lexer: Any) -> list[Any]:
+    (pattern,) = lexer.scanner._mres  # noqa: SLF001 — one pattern per state in this grammar
+    unless = lexer.callback.get("NAME")
+    assert set(lexer.callback) <= {"NAME"}, lexer.callback
+    keywords = None
+    if unless is not None:
+        keywords = [[p.pattern, p.flags] for p in unless.scanner._mres]  # noqa: SLF001
+    return [[pattern.pattern, pattern.flags], keywords, sorted(lexer.ignore_types)]
 
 
 @functools.cache
-def _parsers(parser: Lark) -> _Parsers:
-    return _Parsers(parser)
+def _tables(parser: Lark) -> Tables:
+    return Tables(tables_of(parser))
 
 
-def parse_ast(parser: Lark, text: str, builder: AstBuilder) -> Any:
+def parse_ast(tables: Tables | Lark, text: str, builder: AstBuilder) -> Any:
     """The AST of `text`; raises `NotParsed` on a syntax error and `TooDeep` when the AST
-    would be taller than `MAX_HEIGHT`."""
-    parts = _parsers(parser)
+    would be taller than `MAX_HEIGHT`. `tables`: `dsl.tables.load_tables()`, or a Lark
+    parser to read them from."""
+    parts = tables if isinstance(tables, Tables) else _tables(tables)
 
     def reducer(index: int) -> Reduce:
         shape = parts.shapes[index]
@@ -303,7 +370,7 @@ def parse_ast(parser: Lark, text: str, builder: AstBuilder) -> Any:
     return _drive(parts, _Lazy(reducer), text)
 
 
-def _drive(parts: _Parsers, reduces: _Lazy, text: str) -> Any:
+def _drive(parts: Tables, reduces: _Lazy, text: str) -> Any:
     """Lark's LALR loop and contextual lexer (`ParserState.feed_token`,
     `BasicLexer.next_token`) in one loop, without line counting or `Token` objects."""
     actions, scans, end_state = parts.actions, parts.scans, parts.end

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from .astclass import Record, record
 from .diagnostics import Diagnostic, Label, Severity
 from .source import Pos, SourceFile, Span
 
@@ -33,8 +33,8 @@ _TAB = "    "
 # ---------------------------------------------------------------- colour
 
 
-@dataclass(frozen=True, slots=True)
-class _Style:
+@record
+class _Style(Record):
     on: bool
 
     def paint(self, text: str, code: str) -> str:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+from .astclass import Record, record
 
 CLOSER = {"{": "}", "[": "]", "(": ")"}
 OPENER = {v: k for k, v in CLOSER.items()}
@@ -32,8 +33,8 @@ _LEXEME = re.compile(
 WORD_AT_LINE_START = re.compile(r"[ \t]*([A-Za-z_]\w*)")
 
 
-@dataclass(frozen=True, slots=True)
-class Scan:
+@record
+class Scan(Record):
     """What a light scan of `text[start:stop]` learned."""
 
     open_brackets: tuple[int, ...]  # offsets of openers never closed, outermost first

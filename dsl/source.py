@@ -12,11 +12,13 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from .astclass import Record, record
+
 _NEWLINE = re.compile("\n")
 
 
-@dataclass(frozen=True, slots=True)
-class Pos:
+@record
+class Pos(Record):
     """A point in a file: 1-based line and column (code points), 0-based offset."""
 
     line: int
@@ -24,8 +26,8 @@ class Pos:
     offset: int
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+@record
+class Span(Record):
     """An end-exclusive range of one file."""
 
     file: str

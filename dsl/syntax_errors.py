@@ -11,12 +11,13 @@ one. Invariants: every span lies inside the file; nothing here raises for any in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TypeAlias
 
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from .astclass import Record, record
 from .codes import Code
 from .diagnostics import Diagnostic, Label, error
 from .literal_errors import bad_number
@@ -190,8 +191,8 @@ _AFTER = {
 # ---------------------------------------------------------------- describing one error
 
 
-@dataclass(frozen=True, slots=True)
-class Stretch:
+@record
+class Stretch(Record):
     """The part of the file one parse saw: `text[base:stop]`."""
 
     source: SourceFile

@@ -17,8 +17,10 @@ import hashlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lark import Lark, Token
+if TYPE_CHECKING:
+    from lark import Lark, Token
 
 GRAMMAR_PATH = Path(__file__).with_name("agent.lark")
 
@@ -71,6 +73,10 @@ def _cache_file(grammar: str) -> str | None:
 @functools.cache
 def load_parser() -> Lark:
     """The process-wide parser (built once; loaded from the user cache when present)."""
+    # Lark is imported here, not above: a check of a file that parses reads only the
+    # tables kept by dsl/tables.py, and never imports Lark.
+    from lark import Lark
+
     from . import jsoncache
 
     grammar = GRAMMAR_PATH.read_text(encoding="utf-8")

@@ -49,7 +49,9 @@ from .base import (
     SourceRef,
     SourceSpan,
     TypeSpec,
+    dump_json,
 )
+from .construct import trusted_build
 from .nodes import (
     AnswerKind,
     ModelNodeConfig,
@@ -153,4 +155,6 @@ __all__ = [
     "TraceSpec",
     "ToolSpec",
     "TypeSpec",
+    "dump_json",
+    "trusted_build",
 ]

@@ -1,8 +1,6 @@
 """What an `agent` block needs beyond its graph: models, tools, structured output and
 middleware."""
 
-from __future__ import annotations
-
 import enum
 from typing import Literal
 

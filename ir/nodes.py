@@ -6,8 +6,6 @@ The compiler writes one of these into `NodeSpec.config` (as JSON, `model_dump(mo
 at both ends and a config the factory cannot read is a bind error, not a KeyError.
 """
 
-from __future__ import annotations
-
 import enum
 
 from pydantic import Field

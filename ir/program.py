@@ -1,8 +1,6 @@
 """Graph structure: nodes, edges, branches and their conditions, interrupts, limits,
 checkpointing, the long-term store, and the `Program` that holds the graphs."""
 
-from __future__ import annotations
-
 import enum
 from typing import Annotated, Literal
 
@@ -49,6 +47,11 @@ class CachePolicy(Frozen):
     its Send payload) until `ttl_s` seconds pass (None: until the cache is cleared)."""
 
     ttl_s: float | None = None
+
+
+class InterruptWhen(str, enum.Enum):
+    BEFORE = "before"
+    AFTER = "after"
 
 
 class GraphHook(Frozen):
@@ -102,18 +105,18 @@ class LiteralCond(Frozen):
 class CompareCond(Frozen):
     kind: Literal["compare"] = "compare"
     op: Literal["==", "!=", "<", "<=", ">", ">=", "in"]
-    left: Condition
-    right: Condition
+    left: "Condition"
+    right: "Condition"
 
 
 class NotCond(Frozen):
     kind: Literal["not"] = "not"
-    operand: Condition
+    operand: "Condition"
 
 
 class BoolCond(Frozen):
     kind: Literal["and", "or"]
-    operands: list[Condition]
+    operands: list["Condition"]
 
 
 class PredicateCond(Frozen):
@@ -163,11 +166,6 @@ class BranchSpec(Frozen):
     sends: bool = False
     label: str | None = None  # how a diagram names it (`tool calls`, `when approved`)
     span: SourceSpan
-
-
-class InterruptWhen(str, enum.Enum):
-    BEFORE = "before"
-    AFTER = "after"
 
 
 class InterruptSpec(Frozen):

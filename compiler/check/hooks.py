@@ -16,11 +16,11 @@ Invariant: the AST is only read.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 
 import agentc.ir as ir
 
 from ...dsl import ast
+from ...dsl.astclass import Record, record
 from ...dsl.codes import Code
 from ...dsl.diagnostics import Diagnostic, Label, error
 from ..context import Ctx
@@ -65,8 +65,8 @@ def check_hook(ctx: Ctx, hook: ast.HookDecl, nodes: Nodes) -> Iterator[Diagnosti
 # ---------------------------------------------------------------- hooks passed by
 
 
-@dataclass(frozen=True, slots=True)
-class Direct:
+@record
+class Direct(Record):
     """One place that names `node` directly: a route's target list or a `goto` list."""
 
     node: str  # as written: a node name or END

@@ -29,9 +29,9 @@ Invariant: the AST is only read; at most one suggestion per option.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 from ...dsl import ast
+from ...dsl.astclass import Record, record
 from ...dsl.codes import Code
 from ...dsl.diagnostics import Diagnostic, error
 from ..models import provider_wire
@@ -80,8 +80,8 @@ COMPATIBLE_EXTRAS = frozenset(
 SCRIPTED = frozenset({"replies", "profile", "name", "cycle"})
 
 
-@dataclass(frozen=True, slots=True)
-class OptionTable:
+@record
+class OptionTable(Record):
     known: frozenset[str]
     strict: bool  # False: a name far from every known one is sent as written
     renames: tuple[tuple[str, str], ...] = ()  # another API's name → this one's
@@ -132,8 +132,8 @@ def option_table(provider: str) -> OptionTable | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+@record
+class Option(Record):
     """One option as written: `temperature: 0` in a map or `temperature: 0` in a call."""
 
     key: ast.Name

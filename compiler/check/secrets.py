@@ -30,10 +30,11 @@ import base64
 import binascii
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from urllib.parse import parse_qsl, urlsplit
 
 from ...dsl import ast
+from ...dsl.astclass import Record, record
 from ...dsl.codes import Code
 from ...dsl.diagnostics import Diagnostic, error
 from ...dsl.source import SourceFile, Span
@@ -68,8 +69,8 @@ def _basic_credentials(m: re.Match[str]) -> bool:
         return False
 
 
-@dataclass(frozen=True, slots=True)
-class Shape:
+@record
+class Shape(Record):
     what: str  # "an OpenAI-style key": a message reads "{what} is written in the file"
     pattern: re.Pattern[str]
     confirm: Callable[[re.Match[str]], bool] | None = None

@@ -10,11 +10,12 @@ Invariant: the AST is only read; nothing is connected or imported (A10).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import islice
 from pathlib import Path
 
 from ...dsl import ast
+from ...dsl.astclass import Record, record
 from ...dsl.codes import Code
 from ...dsl.diagnostics import Diagnostic, Label, error, warning
 from ..context import Ctx
@@ -25,8 +26,8 @@ from ..symbols import SymbolKind
 from ..typecheck import describe
 
 
-@dataclass(frozen=True, slots=True)
-class ToolName:
+@record
+class ToolName(Record):
     name: str
     span: ast.Span
     origin: str

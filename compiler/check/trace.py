@@ -12,10 +12,10 @@ adds message contents. Keys never come from the file: a URL with a password in i
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ...dsl import ast
+from ...dsl.astclass import Record, record
 from ...dsl.codes import Code
 from ...dsl.diagnostics import Diagnostic, error
 from ..suggest import did_you_mean
@@ -26,8 +26,8 @@ EXAMPLE = 'write `trace "otlp://127.0.0.1:6006"` or `trace { to: "run.jsonl", co
 KEYS = ("to", "content")
 
 
-@dataclass(frozen=True, slots=True)
-class TraceLine:
+@record
+class TraceLine(Record):
     """What a checked `trace` line says: `target` None is `trace none`."""
 
     target: str | None

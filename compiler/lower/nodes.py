@@ -4,8 +4,9 @@ Input: a checked `ast.NodeDecl` and its graph's `StateView`. Output: the node wi
 factory (`impl`), its typed config as JSON — `ir.ModelNodeConfig` for `model(…)`,
 `ir.ToolNodeConfig` for `tools(…)`, `ir.SubgraphNodeConfig` for `agent(…)` /
 `subgraph(…)`, nothing for `python(…)` — and its options (retry, timeout, cache, defer,
-goto, input schema). The config is `model_dump(mode="json")` of the typed model, so the
-factory's `model_validate` reads back exactly what was checked here.
+goto, input schema). The config is the typed model as JSON (`ir.dump_json`, what
+`model_dump(mode="json")` gives), so the factory's `model_validate` reads back exactly what
+was checked here.
 Invariant: runs on checked input only, so it asserts instead of reporting.
 """
 
@@ -105,7 +106,7 @@ def _model_node(low: Lowering, ctx: Ctx, call: ast.Call, view: StateView) -> Con
         output=_output(low, ctx, args),
         span=span_ir(call.span),
     )
-    return ir.ImportRef(module=NODES_IMPL, attr="model_node"), config.model_dump(mode="json")
+    return ir.ImportRef(module=NODES_IMPL, attr="model_node"), ir.dump_json(config)
 
 
 def _model_spec(ctx: Ctx, call: ast.Call, args: ModelArgs) -> ir.ModelSpec:
@@ -182,7 +183,7 @@ def _tools_node(ctx: Ctx, call: ast.Call) -> Config:
         "messages",
     )
     config = ir.ToolNodeConfig(tools=tools, messages=messages, span=span_ir(call.span))
-    return ir.ImportRef(module=NODES_IMPL, attr="tool_node"), config.model_dump(mode="json")
+    return ir.ImportRef(module=NODES_IMPL, attr="tool_node"), ir.dump_json(config)
 
 
 def _graph_node(low: Lowering, ctx: Ctx, call: ast.Call) -> Config:
@@ -194,7 +195,7 @@ def _graph_node(low: Lowering, ctx: Ctx, call: ast.Call) -> Config:
     config = ir.SubgraphNodeConfig(
         graph=low.need_graph(target), input=maps.get("input"), output=maps.get("output")
     )
-    return SUBGRAPH_IMPL, config.model_dump(mode="json")
+    return SUBGRAPH_IMPL, ir.dump_json(config)
 
 
 def _channel_map(value: ast.Expr) -> dict[str, str]:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import agentc.ir as ir
+
+from ...dsl.astclass import Record, record
 
 HOOK_DECORATORS = {p.value for p in ir.HookPoint}
 MIDDLEWARE_METHODS = {p.value: p for p in ir.HookPoint if p is not ir.HookPoint.DYNAMIC_PROMPT}
@@ -29,8 +31,8 @@ class ClassKind(str, enum.Enum):
     OTHER = "other"
 
 
-@dataclass(frozen=True, slots=True)
-class Decorator:
+@record
+class Decorator(Record):
     """`@tool`, `@tool("name", return_direct=True)`: the last name part and literal args."""
 
     name: str
@@ -42,8 +44,8 @@ class Decorator:
         return dict(self.kwargs).get(key, default)
 
 
-@dataclass(frozen=True, slots=True)
-class PyParam:
+@record
+class PyParam(Record):
     name: str
     annotation: str | None
     schema: dict[str, Any]
@@ -55,8 +57,8 @@ class PyParam:
     refs: tuple[str, ...] = ()  # the names its annotation mentions (`list[Point]`: list, Point)
 
 
-@dataclass(frozen=True, slots=True)
-class PyFunction:
+@record
+class PyFunction(Record):
     name: str
     doc: str | None
     params: tuple[PyParam, ...]
@@ -91,8 +93,8 @@ class Visibility(str, enum.Enum):
         return self in (Visibility.PUBLIC, Visibility.OUTPUT_ONLY)
 
 
-@dataclass(frozen=True, slots=True)
-class PyField:
+@record
+class PyField(Record):
     name: str
     schema: dict[str, Any]
     required: bool
@@ -101,8 +103,8 @@ class PyField:
     visibility: Visibility = Visibility.PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
-class PyClass:
+@record
+class PyClass(Record):
     name: str
     kind: ClassKind
     doc: str | None
@@ -123,8 +125,8 @@ class PyClass:
         return object_schema(self.name, self.doc, self.fields)
 
 
-@dataclass(frozen=True, slots=True)
-class PyModule:
+@record
+class PyModule(Record):
     path: str
     functions: dict[str, PyFunction] = field(default_factory=dict)
     classes: dict[str, PyClass] = field(default_factory=dict)

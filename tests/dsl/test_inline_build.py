@@ -18,6 +18,7 @@ from agentc.dsl import reduce
 from agentc.dsl.build import AstBuilder
 from agentc.dsl.parse import parse
 from agentc.dsl.source import SourceFile
+from agentc.dsl.tables import load_tables
 from agentc.grammar import load_parser
 from tests.fuzz.grammar_fuzz import inputs
 
@@ -73,7 +74,8 @@ def _tree_path(text: str) -> tuple[object, list] | None:
 def _inline_path(text: str) -> tuple[object, list] | None:
     builder = AstBuilder(SourceFile("t.agent", text))
     try:
-        return reduce.parse_ast(load_parser(), text, builder), builder.diagnostics
+        # the tables as a check reads them: from their JSON cache (dsl/tables.py)
+        return reduce.parse_ast(load_tables(), text, builder), builder.diagnostics
     except (reduce.NotParsed, reduce.TooDeep):
         return None
 
