@@ -51,6 +51,7 @@ from agentc.runtime.context import Sink
 from agentc.runtime.errors import CheckpointerRequiredError, RecursionLimitError
 from agentc.runtime.events import DebugEvent, DebugKind, InterruptEvent, UpdatesEvent, ValuesEvent
 from agentc.runtime.inputs import take_input
+from agentc.runtime.journal import JournalRunner, JournalSaver, take_journal
 from agentc.runtime.planner import plan_next
 from agentc.runtime.saver import Saver
 from agentc.runtime.serde import register_type
@@ -115,12 +116,11 @@ class Loop:
         self.run_steps = 0
         self._view: Mapping[str, Any] | None = None
         debug = self.debug if spec.sink is not None and StreamMode.DEBUG in spec.modes else None
-        self.saver = Saver(
-            spec.checkpointer, spec.config.thread_id, spec.ns, spec.durability, debug
-        )
-        self.runner = StepRunner(
-            StepEnv(bound, spec, self.run_id, self.channels, debug, spec.cache)
-        )
+        j = self.journal = take_journal(spec.config.thread_id, spec.ns)  # durable engines'
+        saving = (spec.checkpointer, spec.config.thread_id, spec.ns, spec.durability, debug)
+        self.saver = Saver(*saving) if j is None else JournalSaver(j, *saving)
+        env = StepEnv(bound, spec, self.run_id, self.channels, debug, spec.cache)
+        self.runner = StepRunner(env) if j is None else JournalRunner(env, j)
 
     @property
     def saving(self) -> bool:
@@ -233,6 +233,8 @@ class Loop:
         if self.next and self.next[0].node == ir.START:  # an input checkpoint's lone task
             await self.start_step(self.next[0])
         while self.next:
+            if self.journal is not None and self.journal.stop():  # cancelled: between steps
+                return Outcome(self.values(), paused=True, step=self.step)
             if self.run_steps >= s.limit:
                 raise self.limit_error()
             if s.interrupt_before and should_interrupt(
@@ -302,11 +304,8 @@ class Loop:
     ) -> None:
         """Apply a step's writes in task order, plan the next step, checkpoint (E5, F11)."""
         sink = self.s.sink
-        if (
-            sink is not None
-            and StreamMode.UPDATES in self.s.modes
-            and source is CheckpointSource.LOOP
-        ):
+        shown = source is CheckpointSource.LOOP and StreamMode.UPDATES in self.s.modes
+        if sink is not None and shown:
             self.emit_updates(ordered)  # before the writes land: a conflict still shows them
         updated = apply_writes(self.channels, ordered, self.b.last_value, self.b.ephemeral)
         self.step += 1
@@ -352,7 +351,8 @@ class Loop:
             results[tid] = kept = prepared(self.channels, result)
             await self.saver.put_writes([(tid, WriteKind.RESULT, kept)], wait=True)
 
-        hear = self.saving and self.s.durability is Durability.SYNC and len(todo) > 1
+        sync = self.s.durability is Durability.SYNC and self.journal is None  # (a journal's own)
+        hear = self.saving and sync and len(todo) > 1
         on_finished = save_finished if hear else None
         out = await self.runner.run(todo, self.step + 1, self.view(), self.resumes, on_finished)
         for tid, result in out.results.items():

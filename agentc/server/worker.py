@@ -7,28 +7,32 @@ thread and run rows updated, its outcome the workflow's result.
 
 One run is one DBOS workflow, whose id is the run id, queued on `agentc_runs` with the
 thread id as its partition key and one run at a time per partition, so a thread has one
-active run across every worker. The workflow has three steps:
+active run across every worker. The workflow is the superstep loop itself (the runtime's
+executor, journaled by `DbosJournal`: `runtime/journal.py`), between two steps:
 
 - `agentc_start` marks the run running and the thread busy, and records the checkpoint
-  the run starts from (what a rollback returns to) and the thread's latest checkpoint.
-  DBOS records its output, so a recovered run keeps these first decisions.
-- `agentc_supersteps` is the superstep loop (the runtime's executor). What keeps finished
-  work finished inside it is the checkpointer, not DBOS: every superstep's checkpoint is
-  one row written in one statement, and every task that finishes while its siblings still
-  run has its writes saved at once (durability `sync`, which durable runs use unless the
-  request names another). When a worker dies in the middle of a superstep, the step is not
-  recorded, so the worker that recovers the workflow runs it again; it sees that the
-  thread has moved past the recorded latest checkpoint and resumes from the thread's
-  checkpoint instead of applying the input again: the tasks whose writes were saved are
-  not run again, and no superstep is applied twice. Its output (the outcome) is recorded,
-  so a run that finished is never run again, even if its worker dies before the last step.
+  the run starts from (what a rollback returns to; what the loop loads, with the number of
+  its pending writes then) and the thread's latest checkpoint.
+- each task of a superstep (a model call, a tool call) is a step `agentc_task:<node>`
+  whose recorded output is the task's result (JSON by the runtime's serde), and each save
+  (a superstep's checkpoint: one row in one statement; the pending writes of a pause or a
+  failure) a step `agentc_checkpoint` / `agentc_writes` whose output is what it saved.
 - `agentc_settle` writes the thread's status and values (or rolls the run back).
 
-Cancel is a row in `serve_cancels`: the running step sees it (woken by its notification,
-`notify.RunSignals`; read again at least every `notify.FALLBACK_S`) and stops the run,
-whose thread keeps the state of its last saved superstep; a run that had not started yet
-ends at `agentc_start`. DBOS retries are off (steps are not retried; a crashed workflow is
-recovered, which is not a retry of a step that returned an error). Workers beat in
+A worker that recovers a workflow runs it again from the start, as DBOS does: the loop
+loads the same checkpoint and writes, and every task and save DBOS recorded returns its
+recorded output without running, so the finished tasks of the superstep the dead worker
+was in are not run again and no superstep is saved twice (the first save made for real
+looks whether it landed before the worker died); events are not published again while it
+replays. Only a task that was still running runs again. Runs without a thread are not
+journaled: one whose worker died starts again from its input.
+
+Cancel is a row in `serve_cancels`: the run's watch sees it (woken by its notification,
+`notify.RunSignals`; read again at least every `notify.FALLBACK_S`) and the loop stops
+before its next superstep, the thread keeping the superstep it has saved; a run that had
+not started yet ends at `agentc_start`. DBOS retries are off (steps are not retried; a
+node's own retry policy, E7, retries inside its step; a crashed workflow is recovered,
+which is not a retry of a step that returned an error). Workers beat in
 `serve_workers`; a live worker removes the row of one whose beat lapsed and asks DBOS to
 recover that executor's pending workflows (`DBOS._recover_pending_workflows`: DBOS 3.4
 has no public call for it outside Conductor), which re-enqueues them on their queue and
@@ -41,10 +45,16 @@ import asyncio
 import contextlib
 import threading
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from dbos import DBOS
+
+from agentc.runtime import serde
+from agentc.runtime.algo import Task, TaskResult
+from agentc.runtime.journal import Pin, journaled
+from agentc.runtime.types import GraphInterrupt
 
 from .assistants import Registry
 from .dbos_setup import APP_VERSION, POLL_S, QUEUE, WORKFLOW, config
@@ -55,6 +65,7 @@ from .notify import CANCEL_CHANNEL, RunSignals
 from .repo_pg import PostgresRepository
 
 JSON = Any
+T = TypeVar("T")
 BEAT_S = 1.0  # how often a worker says it is alive
 LAPSE_S = 6.0  # a worker silent this long is dead: its runs go to a live one
 FLUSH_S = 0.02
@@ -115,6 +126,46 @@ class EventLog:
         self._wake.set()
 
 
+class DbosJournal:
+    """One run's journal (`runtime/journal.py`) on DBOS: each task and save a step."""
+
+    def __init__(self, thread_id: str, pin: Pin, fresh: bool) -> None:
+        self.thread_id, self.pin = thread_id, pin
+        self.replaying = not fresh  # until a step runs for real: events are not published
+        self.check = not fresh  # the first save made for real may have landed already
+        self.cancelled = self.stopped = False
+        self._taken = False
+
+    def take(self) -> bool:
+        taken, self._taken = self._taken, True
+        return not taken
+
+    async def task(self, task: Task, run: Callable[[], Awaitable[TaskResult]]) -> TaskResult:
+        async def body() -> JSON:
+            self.replaying = False
+            try:
+                return {"result": serde.encode(await run())}
+            except GraphInterrupt as e:  # a pause is a result, not a failure of the step
+                return {"interrupt": serde.encode(list(e.interrupts))}
+
+        out = await DBOS.run_step_async({"name": f"agentc_task:{task.node}"}, body)
+        if "interrupt" in out:
+            raise GraphInterrupt(tuple(serde.decode(out["interrupt"])))
+        return serde.decode(out["result"])
+
+    async def save(self, kind: str, write: Callable[[bool], Awaitable[T]]) -> T:
+        async def body() -> T:
+            self.replaying = False
+            check, self.check = self.check, False
+            return await write(check)
+
+        return await DBOS.run_step_async({"name": f"agentc_{kind}"}, body)
+
+    def stop(self) -> bool:
+        self.stopped = self.stopped or (self.cancelled and not self.replaying)
+        return self.stopped
+
+
 class Worker:
     def __init__(self, registry: Registry, repo: PostgresRepository, options: WorkerOptions):
         self.registry, self.repo, self.options = registry, repo, options
@@ -122,33 +173,47 @@ class Worker:
         self.executor_id = f"agentc-{uuid.uuid4()}"
         self.cancels = RunSignals(repo.db.connect, CANCEL_CHANNEL)
         self._stop = threading.Event()
+        self._fresh: set[str] = set()  # runs whose `agentc_start` ran in this execution
+
+    def ran_start(self, data: JSON) -> bool:
+        """Whether this execution of the run's workflow ran its start (or DBOS replayed it:
+        the workflow is being recovered)."""
+        run_id = str(data["run_id"])
+        fresh = run_id in self._fresh
+        self._fresh.discard(run_id)
+        return fresh
 
     # ---- the steps
 
     async def start(self, data: JSON) -> JSON:
         job = job_of(data)
+        self._fresh.add(job.run_id)  # this execution ran the step (it was not replayed)
         asked = await asyncio.to_thread(self.repo.cancel_asked, job.run_id)
         if asked is not None:
             return {"cancelled": asked}
         await self.executor.start(job)
-        latest = await self._latest(job)
-        return {**self.executor.begun(job.run_id), "latest": latest, "cancelled": None}
+        begun = self.executor.begun(job.run_id)
+        return {**begun, "writes": await self._writes(job, begun["head"]), "cancelled": None}
 
-    async def _latest(self, job: RunJob) -> str | None:
-        """The id of the thread's newest checkpoint (read off the loop: it blocks)."""
-        if job.temporary:
-            return None
-        get = self.registry.backends.checkpointer.get
-        saved = await asyncio.to_thread(get, job.thread_id, "", None)
-        return saved.id if saved is not None else None
+    async def _writes(self, job: RunJob, head: str | None) -> int:
+        """How many pending writes the checkpoint the run loads has (read off the loop)."""
+        if job.temporary or head is None:
+            return 0
+        writes = self.registry.backends.checkpointer.writes
+        return len(await asyncio.to_thread(writes, job.thread_id, "", head))
 
-    async def supersteps(self, data: JSON, begun: JSON) -> JSON:
-        job = await self._resumable(job_of(data), begun)
+    async def supersteps(self, data: JSON, begun: JSON, fresh: bool) -> JSON:
+        """The superstep loop, in the workflow (its tasks and saves are the steps)."""
+        job = job_of(data)
+        self.executor.adopt(job.run_id, begun)
+        job = job if job.durability else replace(job, durability="sync")
+        pin = Pin(begun.get("head"), int(begun.get("writes") or 0))
+        journal = None if job.temporary else DbosJournal(job.thread_id, pin, fresh)
         stored = await asyncio.to_thread(self.repo.last_event_id, job.run_id)
         events = EventLog(self.repo, job.run_id, stored)
         pump = asyncio.create_task(events.pump())
-        running = asyncio.create_task(self.executor.run(job, events.emit))
-        watch = asyncio.create_task(self._watch(job.run_id, running))
+        running = asyncio.create_task(self._run(job, journal, events))
+        watch = asyncio.create_task(self._watch(job.run_id, running, journal))
         cancelled = None
         try:
             outcome = await running
@@ -165,30 +230,35 @@ class Worker:
             watch.cancel()
             events.close()
             await pump
+        if journal is not None:  # asked while it ran (it stopped, or it had no next step)
+            cancelled = await asyncio.to_thread(self.repo.cancel_asked, job.run_id)
         asked = self.executor.begun(job.run_id).get("asked")
         return {"status": outcome.status, "result": outcome.result, "cancelled": cancelled,
                 "asked": asked}  # fmt: skip
 
-    async def _resumable(self, job: RunJob, begun: JSON) -> RunJob:
-        """The job as this attempt runs it: from the thread's checkpoint when an earlier
-        attempt of this run already saved one (its input is in the thread then)."""
-        self.executor.adopt(job.run_id, begun)
-        job = job if job.durability else replace(job, durability="sync")
-        if job.temporary or await self._latest(job) == begun.get("latest"):
-            return job
-        log.info("run %s resumes from its thread's last checkpoint", job.run_id)
-        cfg = dict(begun.get("config") or job.config or {})
-        configurable = {
-            k: v for k, v in (cfg.get("configurable") or {}).items() if k != "checkpoint_id"
-        }
-        self.executor.adopt(job.run_id, {"config": {**cfg, "configurable": configurable}})
-        return replace(job, input=None, command=None)
+    async def _run(self, job: RunJob, journal: DbosJournal | None, events: EventLog) -> RunOutcome:
+        if journal is None:
+            return await self.executor.run(job, events.emit)
 
-    async def _watch(self, run_id: str, running: asyncio.Task[RunOutcome]) -> None:
+        def emit(event: str, data: JSON) -> None:
+            if not journal.replaying:  # a replay's events were published by the first run
+                events.emit(event, data)
+
+        with journaled(journal):
+            return await self.executor.run(job, emit)
+
+    async def _watch(
+        self, run_id: str, running: asyncio.Task[RunOutcome], journal: DbosJournal | None
+    ) -> None:
+        """Until the run ends: a cancel stops a journaled run before its next superstep,
+        and cuts a run without a thread off at once."""
         while not running.done():
             asked = self.cancels.watch(run_id)
             if await asyncio.to_thread(self.repo.cancel_asked, run_id) is not None:
-                running.cancel()
+                if journal is None:
+                    running.cancel()
+                else:
+                    journal.cancelled = True
                 return
             await self.cancels.wait(asked)
 
@@ -251,10 +321,6 @@ def install(w: Worker) -> None:
     async def start(data: JSON) -> JSON:
         return await w.start(data)
 
-    @DBOS.step(name="agentc_supersteps")
-    async def supersteps(data: JSON, begun: JSON) -> JSON:
-        return await w.supersteps(data, begun)
-
     @DBOS.step(name="agentc_settle")
     async def settle(data: JSON, begun: JSON, outcome: JSON) -> JSON:
         return await w.settle(data, begun, outcome)
@@ -262,7 +328,8 @@ def install(w: Worker) -> None:
     @DBOS.workflow(name=WORKFLOW)
     async def run(data: JSON) -> JSON:
         begun = await start(data)
+        fresh = w.ran_start(data)
         outcome: JSON = {"status": "interrupted", "result": None}
         if begun.get("cancelled") is None:
-            outcome = await supersteps(data, begun)
+            outcome = await w.supersteps(data, begun, fresh)
         return await settle(data, begun, outcome)

@@ -1,11 +1,12 @@
 """Runs on the durable engine, through langgraph-sdk against `agentc serve --durable` and one
-`agentc worker`: a run's answer and events, a second run under `reject`, a cancel between
-supersteps; and what DBOS stored: JSON text only, never pickle."""
+`agentc worker`: a run's answer and events, a second run under `reject`, a cancel (between
+supersteps); and what DBOS stored: JSON text only, never pickle."""
 
 from __future__ import annotations
 
 import base64
 import binascii
+import threading
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from kit import Proc, api, wait_for, worker
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.errors import ConflictError
 from serve_kit import free_port
+from support.pg import sql
 
 INPUT = {"messages": [{"role": "user", "content": "go"}]}
 
@@ -61,17 +63,23 @@ def test_runs_answer_queue_cancel_and_store_no_pickle(pg_url: str, tmp_path: Pat
         with pytest.raises(ConflictError):
             client.runs.create(thread, "fanout", input=INPUT, multitask_strategy="reject")
 
-        # cancel: the run stops in its fan-out step; its thread shows the last saved
-        # superstep (after `plan`) with the two calls that finished, the gate still next
-        client.runs.cancel(thread, held["run_id"], wait=True)
+        # cancel: it takes effect between supersteps, so the fan-out step ends (the gate
+        # opens) and is saved whole; the run stops before `answer`
+        asking = threading.Thread(target=client.runs.cancel, args=(thread, held["run_id"]))
+        asking.start()  # (its answer waits for the run to stop)
+        wait_for(
+            lambda: sql(pg_url, "SELECT 1 FROM serve_cancels WHERE run_id = ?", held["run_id"])
+        )
+        (tmp_path / "release").write_text("")
+        asking.join()
         assert client.runs.get(thread, held["run_id"])["status"] == "interrupted"
         state = client.threads.get_state(thread)
-        assert [m["type"] for m in state["values"]["messages"]] == ["human", "ai", "tool", "tool"]
-        assert state["next"] == ["call"]
+        kinds = [m["type"] for m in state["values"]["messages"]]
+        assert kinds == ["human", "ai", "tool", "tool", "tool"]
+        assert state["next"] == ["answer"]
         assert client.threads.get(thread)["status"] in ("idle", "interrupted")
 
         # a run that finishes: its answer, and the thread's state
-        (tmp_path / "release").write_text("")
         other = client.threads.create()["thread_id"]
         done = client.runs.wait(other, "fanout", input=INPUT)
         assert done["messages"][-1]["content"] == "done: ,a0,b1,g2"

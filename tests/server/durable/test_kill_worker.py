@@ -1,9 +1,11 @@
 """Two workers on one PostgreSQL; `kill -9` of the one in the middle of a superstep of three
-parallel tool calls; the other finishes the run: the finished calls are not run again, no
-superstep is applied twice, and the final state equals an uninterrupted run's."""
+parallel tool calls; the other recovers its workflow and finishes the run: the calls that
+finished (recorded as steps, their superstep not yet saved) are not run again, no
+superstep is saved twice, and the final state equals an uninterrupted run's."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -24,10 +26,22 @@ def _calls(records: Path, thread: str) -> Counter[str]:
     return Counter(" ".join(line.split()[1:]) for line in lines if line.split()[0] == thread)
 
 
-def _saved_results(db: str, thread: str) -> int:
-    """Tool tasks whose writes are saved against the thread's last checkpoint."""
-    rows = sql(db, "SELECT count(*) FROM writes WHERE thread_id = ? AND kind = 'result'", thread)
-    return int(rows[0][0])  # type: ignore[call-overload]
+def _recorded(db: str, run_id: str) -> list[tuple[str, Any]]:
+    """The steps DBOS recorded for the run's workflow: (name, output), in step order."""
+    schema = str(sql(db, "SELECT current_schema()")[0][0]) + "_dbos"
+    rows = sql(db, f'SELECT function_name, output FROM "{schema}".operation_outputs '
+               "WHERE workflow_uuid = ? ORDER BY function_id", run_id)  # fmt: skip
+    return [(str(name), None if out is None else json.loads(str(out))) for name, out in rows]
+
+
+def _finished_calls(db: str, run_id: str) -> int:
+    return sum(1 for name, _ in _recorded(db, run_id) if name == "agentc_task:call")
+
+
+def _checkpoint_ids(db: str, thread: str) -> list[str]:
+    rows = sql(db, "SELECT id FROM checkpoints WHERE thread_id = ? AND ns = '' ORDER BY seq",
+               thread)  # fmt: skip
+    return [str(r[0]) for r in rows]
 
 
 def _normal(values: dict[str, Any]) -> list[tuple[str, Any, Any]]:
@@ -54,13 +68,15 @@ def test_a_worker_killed_mid_superstep_is_finished_by_another(
         client = get_sync_client(url=procs[-1].url)
         by_pid = {p.proc.pid: p for p in procs[:2]}
 
-        # the killed run: wait for gate to block and for both siblings' writes to be saved
+        # the killed run: wait for gate to block and for both siblings' results to be
+        # recorded (steps of the workflow; the superstep is not saved yet)
         killed = client.threads.create()["thread_id"]
         run = client.runs.create(killed, FANOUT, input=INPUT)
         pid = int(wait_for(lambda: (records / f"arrived.{killed}").exists()
                            and (records / f"arrived.{killed}").read_text()))  # fmt: skip
-        wait_for(lambda: _saved_results(pg_url, killed) >= 2)
+        wait_for(lambda: _finished_calls(pg_url, run["run_id"]) >= 2)
         steps_before = _steps(pg_url, killed)
+        assert steps_before == [-1, 0, 1]  # up to `plan`: the fan-out step is not saved
         if how == "kill -9":
             by_pid[pid].kill9()
         else:  # a worker told to stop leaves at once, its run still in its fan-out step
@@ -82,6 +98,11 @@ def test_a_worker_killed_mid_superstep_is_finished_by_another(
         assert steps[: len(steps_before)] == steps_before and steps == sorted(set(steps))
         assert steps == _steps(pg_url, calm)
         assert client.runs.get(killed, run["run_id"])["status"] == "success"
+        # each task and save recorded once; every save is one checkpoint, none saved twice
+        recorded = _recorded(pg_url, run["run_id"])
+        assert _finished_calls(pg_url, run["run_id"]) == 3
+        saved = [out for name, out in recorded if name == "agentc_checkpoint"]
+        assert saved == _checkpoint_ids(pg_url, killed)
     finally:
         for p in procs:
             p.stop()
