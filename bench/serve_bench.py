@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import signal
@@ -44,7 +45,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -262,6 +263,12 @@ class Result:
     bad: int = 0
     failed: int = 0
     checked: int = 0
+    errors: collections.Counter[str] = field(default_factory=collections.Counter)
+
+    def fail(self, exc: BaseException) -> None:
+        """Count a failed request by what failed (the table prints the commonest)."""
+        self.failed += 1
+        self.errors[f"{type(exc).__name__}: {str(exc)[:120]}"] += 1
 
 
 def pct(values: list[float]) -> tuple[float, float]:
@@ -346,13 +353,16 @@ async def workload(url: str, threads: int, model_url: str, pid: int) -> Result:
         t0 = time.perf_counter()
         try:
             await clients[i].runs.wait(waited[i], "calc", input=ASK)
-        except httpx.HTTPError:  # counted: a refused or dropped request is a finding
+        except httpx.HTTPError as exc:  # counted: a refused or dropped request is a finding
+            out.fail(exc)
+            return None
+        except Exception as exc:  # the SDK raises a run that ended in error: counted too
+            out.fail(exc)
             return None
         return time.perf_counter() - t0
 
     lat = await asyncio.gather(*(wait(i) for i in range(threads)))
     done = [x * 1000 for x in lat if x is not None]
-    out.failed = len(lat) - len(done)
     out.runs_s = len(done) / (time.perf_counter() - start)
     out.wait_ms = pct(done or [0.0])
 
@@ -364,13 +374,13 @@ async def workload(url: str, threads: int, model_url: str, pid: int) -> Result:
         try:
             async for _ in parts:
                 first = first or time.perf_counter()
-        except httpx.HTTPError:
+        except httpx.HTTPError as exc:
+            out.fail(exc)
             return None
         return (first or time.perf_counter()) - t0, time.perf_counter() - t0
 
     got = await asyncio.gather(*(stream(i) for i in range(threads)))
     timings = [t for t in got if t is not None] or [(0.0, 0.0)]
-    out.failed += got.count(None)
     out.first_ms = pct([f * 1000 for f, _ in timings])
     out.stream_ms = pct([e * 1000 for _, e in timings])
 
@@ -380,16 +390,15 @@ async def workload(url: str, threads: int, model_url: str, pid: int) -> Result:
 
     verdicts = await gather_limited(2 * threads, 50, check)
     out.checked, out.bad = len(verdicts), verdicts.count(False)
-    out.mem_kib, out.held, lost = await memory(clients, model, threads, pid)
-    out.failed += lost
+    out.mem_kib, out.held = await memory(clients, model, threads, pid, out)
     await clients.aclose()
     await model.aclose()
     return out
 
 
 async def memory(
-    clients: Clients, model: httpx.AsyncClient, threads: int, pid: int
-) -> tuple[float, int, int]:
+    clients: Clients, model: httpx.AsyncClient, threads: int, pid: int, out: Result
+) -> tuple[float, int]:
     """RSS per run held at its model call: every run started in the background, the model
     holding its answers, RSS read once no more calls arrive (a server that queues runs
     holds fewer than it was given), then the model lets go and every run is joined."""
@@ -410,12 +419,13 @@ async def memory(
     async def join(i: int) -> bool:
         try:
             await clients[i].runs.join(ids[i], runs[i]["run_id"])
-        except httpx.HTTPError:  # counted with the failed requests
+        except httpx.HTTPError as exc:  # counted with the failed requests
+            out.fail(exc)
             return False
         return True
 
-    joined = await gather_limited(threads, 100, join)
-    return (busy - idle) / 1024 / max(held, 1), held, joined.count(False)
+    await gather_limited(threads, 100, join)
+    return (busy - idle) / 1024 / max(held, 1), held
 
 
 # ------------------------------------------------------------------ the table
@@ -445,6 +455,9 @@ def table(threads: int, sides: dict[str, Result]) -> None:
     row("requests failed (HTTP errors)", "", lambda r: float(r.failed))
     row("lost or duplicated steps", "threads", lambda r: float(r.bad))
     print("ratio ag/lg: above 1 is better for throughput, below 1 for times and memory")
+    for name, r in sides.items():
+        for what, n in r.errors.most_common(3):
+            print(f"{name} failed {n}x: {what}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,8 +10,10 @@ database closed when the app shuts down.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
@@ -34,6 +36,10 @@ from .routing import Context, Op
 from .security import ApiKeyGuard, BodyLimit
 
 DEFAULT_MAX_BODY = 10 * 1024 * 1024
+# threads for the blocking calls of an API process whose runs are durable: each waiter on a
+# run's result holds one while it reads (DBOS's client blocks), so asyncio's few (cores + 4)
+# would queue every other call behind a burst of waiters
+DURABLE_THREADS = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +89,17 @@ def build(options: ServeOptions) -> Server:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        threads = None
+        if options.durable or options.workers > 0:
+            threads = ThreadPoolExecutor(DURABLE_THREADS, thread_name_prefix="agentc-io")
+            asyncio.get_running_loop().set_default_executor(threads)
         try:
             yield
         finally:
             await engine.close()
             backends.close()
+            if threads is not None:
+                threads.shutdown(wait=False)
 
     app = Starlette(
         routes=[

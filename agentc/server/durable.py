@@ -43,7 +43,8 @@ class DurableEngine:
         self.signals = RunSignals(repo.db.connect)
 
     async def submit(self, job: RunJob) -> None:
-        busy = [] if job.temporary else self._busy(job.thread_id, job.run_id)
+        tid = job.thread_id
+        busy = [] if job.temporary else await asyncio.to_thread(self._busy, tid, job.run_id)
         if busy and job.multitask_strategy == "reject":
             raise ThreadBusy(job.thread_id, busy[0].run_id)
         if busy and job.multitask_strategy in ("interrupt", "rollback"):

@@ -27,7 +27,7 @@ from .assistants import Registry
 from .engine import Emit, RunJob, RunOutcome
 from .errors import exception_payload, log
 from .models import RunStatus, ThreadStatus
-from .repo import Repository, RunRow, ThreadRow
+from .repo import AsyncRepository, Repository, RunRow, ThreadRow
 from .translate import Translator, langgraph_modes
 from .wire import thread_interrupts, to_json
 
@@ -57,6 +57,7 @@ class GraphExecutor:
     def __init__(self, registry: Registry, repo: Repository) -> None:
         self.registry = registry
         self.repo = repo
+        self.rows = AsyncRepository(repo)  # off the event loop when the database blocks
         self._heads: dict[str, str | None] = {}  # run id → its thread's checkpoint before it
         self._fresh: dict[str, LoadedGraph] = {}  # stateless runs' own graphs
         self._asked: dict[str, dict[str, Any]] = {}  # run id → its thread's interrupts
@@ -70,17 +71,19 @@ class GraphExecutor:
         return self.registry.graph(self.registry.find(job.graph_id))
 
     async def start(self, job: RunJob) -> None:
-        self._set_run(job.run_id, "running")
+        await self._set_run(job.run_id, "running")
         if job.temporary:
             return
-        row = self.repo.get_thread(job.thread_id)
+        row = await self.rows.get_thread(job.thread_id)
         # read now, not when the run was asked for: a run queued behind one it rolls back
         # goes on from where that rollback left the thread
         config = _from_head(job.config, row.head if row is not None else None)
         self._configs[job.run_id] = config
         self._heads[job.run_id] = await self._head(job.thread_id, config)
         if row is not None:
-            self.repo.put_thread(_replace(row, status="busy", graph_id=job.graph_id, head=None))
+            await self.rows.put_thread(
+                _replace(row, status="busy", graph_id=job.graph_id, head=None)
+            )
 
     def begun(self, run_id: str) -> dict[str, Any]:
         """What `start` decided for the run, as JSON (a durable engine records it once, so
@@ -178,8 +181,8 @@ class GraphExecutor:
         self._configs.pop(job.run_id, None)
         asked = self._asked.pop(job.run_id, {})
         self._heads.pop(job.run_id, None)
-        self._set_run(job.run_id, outcome.status)
-        row = None if job.temporary else self.repo.get_thread(job.thread_id)
+        await self._set_run(job.run_id, outcome.status)
+        row = None if job.temporary else await self.rows.get_thread(job.thread_id)
         if row is None:
             return
         if outcome.result is None:  # cancelled: the thread shows what its steps saved
@@ -190,24 +193,26 @@ class GraphExecutor:
         values, interrupts = row.values, asked
         if result is not None and "__error__" not in result:
             values = {k: v for k, v in result.items() if k != "__interrupt__"}
-        self.repo.put_thread(_replace(row, status=status, values=values, interrupts=interrupts))
+        await self.rows.put_thread(
+            _replace(row, status=status, values=values, interrupts=interrupts)
+        )
 
     async def roll_back(self, job: RunJob, started: bool) -> None:
         self._fresh.pop(job.run_id, None)
         self._configs.pop(job.run_id, None)
         self._asked.pop(job.run_id, None)
         head = self._heads.pop(job.run_id, None)
-        self.repo.delete_run(job.run_id)
-        row = None if job.temporary else self.repo.get_thread(job.thread_id)
+        await self.rows.delete_run(job.run_id)
+        row = None if job.temporary else await self.rows.get_thread(job.thread_id)
         if row is not None and started and head is None:  # the thread's first run
             head = await self._first_input(job.thread_id)
         if row is not None and started:  # a queued run never touched its thread
-            self.repo.put_thread(_replace(row, status="idle", head=head, interrupts={}))
+            await self.rows.put_thread(_replace(row, status="idle", head=head, interrupts={}))
 
-    def _set_run(self, run_id: str, status: RunStatus) -> None:
-        row = self.repo.get_run(run_id)
+    async def _set_run(self, run_id: str, status: RunStatus) -> None:
+        row = await self.rows.get_run(run_id)
         if row is not None:
-            self.repo.put_run(_replace(row, status=status))
+            await self.rows.put_run(_replace(row, status=status))
 
 
 def _from_head(config: Any, head: str | None) -> Any:

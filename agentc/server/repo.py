@@ -9,11 +9,16 @@ server sees; `SqlRepository` holds the SQL both databases run (`SqliteRepository
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
 import json
 import sqlite3
 import threading
+from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from .models import MultitaskStrategy, RunStatus, ThreadStatus
 from .wire import iso
@@ -100,6 +105,10 @@ class ThreadQuery:
 
 
 class Repository(Protocol):
+    # True: each call waits on the network (PostgreSQL), so coroutines make it from a
+    # worker thread (`AsyncRepository`); False: a local file or memory, called inline
+    blocking: bool
+
     def put_thread(self, row: ThreadRow) -> None: ...
     def get_thread(self, thread_id: str) -> ThreadRow | None: ...
     def delete_thread(self, thread_id: str) -> bool: ...
@@ -124,6 +133,9 @@ class SqlRepository:
     """The rows as SQL, written once for both databases: a subclass gives `_run` (SQL with
     `?` parameters, one statement, its rows), `_exec` (a statement's row count) and
     `_upsert` (its dialect's insert-or-replace)."""
+
+    blocking = False
+    executor: Executor | None = None  # a blocking one's own threads (None: asyncio's)
 
     def _run(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         raise NotImplementedError
@@ -246,6 +258,54 @@ class SqliteRepository(SqlRepository):
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+
+T = TypeVar("T")
+
+
+class AsyncRepository:
+    """A `Repository` for coroutines (the routes, the run executor): a blocking one's calls
+    run in a worker thread, so a database round trip never stalls the event loop and the
+    other requests it serves; a non-blocking one's run inline (a thread hop costs more
+    than a local SQLite statement)."""
+
+    def __init__(self, repo: Repository) -> None:
+        self.sync = repo
+        self.blocking = bool(getattr(repo, "blocking", False))
+        self.executor: Executor | None = getattr(repo, "executor", None)
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        if not self.blocking:
+            return fn(*args)
+        call = functools.partial(contextvars.copy_context().run, fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(self.executor, call)
+
+    async def put_thread(self, row: ThreadRow) -> None:
+        await self.call(self.sync.put_thread, row)
+
+    async def get_thread(self, thread_id: str) -> ThreadRow | None:
+        return await self.call(self.sync.get_thread, thread_id)
+
+    async def delete_thread(self, thread_id: str) -> bool:
+        return await self.call(self.sync.delete_thread, thread_id)
+
+    async def search_threads(self, query: ThreadQuery) -> list[ThreadRow]:
+        return await self.call(self.sync.search_threads, query)
+
+    async def put_run(self, row: RunRow) -> None:
+        await self.call(self.sync.put_run, row)
+
+    async def get_run(self, run_id: str) -> RunRow | None:
+        return await self.call(self.sync.get_run, run_id)
+
+    async def list_runs(self, thread_id: str, limit: int, offset: int) -> list[RunRow]:
+        return await self.call(self.sync.list_runs, thread_id, limit, offset)
+
+    async def delete_run(self, run_id: str) -> bool:
+        return await self.call(self.sync.delete_run, run_id)
+
+    async def runs_in(self, statuses: tuple[RunStatus, ...]) -> list[RunRow]:
+        return await self.call(self.sync.runs_in, statuses)
 
 
 def _dump(value: Any) -> str:

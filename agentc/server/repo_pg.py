@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, LiteralString, cast
 
 from agentc.runtime.checkpoint.pgdb import Database
@@ -45,13 +46,21 @@ CREATE TABLE IF NOT EXISTS serve_workers (
   executor_id text PRIMARY KEY, beat_at double precision NOT NULL);
 """
 _MARK = re.compile(r"\?")
+POOL_MAX = 8  # connections; as many threads make the calls of the process's coroutines
 
 
 class PostgresRepository(SqlRepository):
     """`Repository` on PostgreSQL (psycopg 3, a pool of autocommit connections)."""
 
+    blocking = True  # a network round trip per call: coroutines call it off the loop
+
     def __init__(self, url: str) -> None:
-        self.db = Database(url, pool_max=4)
+        self.db = Database(url, pool_max=POOL_MAX)
+        # the threads `AsyncRepository` makes its calls on: its own, so the rows are never
+        # queued behind other blocking work of the process (a DBOS call waiting for a
+        # workflow), and no more of them than connections, so none waits for the pool
+        self._threads = ThreadPoolExecutor(POOL_MAX, thread_name_prefix="agentc-repo")
+        self.executor = self._threads
         self.where = self.db.where
         with self.db.connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
@@ -147,6 +156,7 @@ class PostgresRepository(SqlRepository):
         ]
 
     def close(self) -> None:
+        self._threads.shutdown(wait=True)
         self.db.close()
 
 

@@ -14,7 +14,7 @@ import asyncio
 import time
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from starlette.requests import Request
@@ -91,13 +91,39 @@ def _config(body: RunCreate, thread_id: str, labels: RunLabels) -> dict[str, Any
     return config
 
 
+@dataclass(slots=True)
+class _Turn:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
+_turns: dict[str, _Turn] = {}  # thread id → the run creations waiting on it
+
+
 async def create_run(ctx: Context, thread_id: str | None, body: RunCreate) -> RunRow:
     """Check the request, label its thread, make the run and queue it (nothing is written
-    before the request has been checked, so a refused run leaves no trace)."""
+    before the request has been checked, so a refused run leaves no trace). On a database
+    that blocks, each step awaits its answer: the runs made on one thread take turns, so
+    each sees the ones before it (its multitask strategy decides on them), as when no step
+    awaited."""
+    if thread_id is None or not ctx.rows.blocking:
+        return await _create_run(ctx, thread_id, body)
+    turn = _turns.setdefault(thread_id, _Turn())
+    turn.users += 1
+    try:
+        async with turn.lock:
+            return await _create_run(ctx, thread_id, body)
+    finally:
+        turn.users -= 1
+        if not turn.users:
+            del _turns[thread_id]
+
+
+async def _create_run(ctx: Context, thread_id: str | None, body: RunCreate) -> RunRow:
     assistant = ctx.registry.find(body.assistant_id)
     temporary = thread_id is None
     tid = thread_id or str(uuid.uuid4())
-    row = None if temporary else ctx.repo.get_thread(tid)
+    row = None if temporary else await ctx.rows.get_thread(tid)
     if row is None and not temporary and body.if_not_exists != "create":
         raise not_found("thread", tid)
     if body.input is None and body.command is None and temporary:
@@ -122,16 +148,16 @@ async def create_run(ctx: Context, thread_id: str | None, body: RunCreate) -> Ru
         temporary=temporary,
     )
     if not temporary:
-        _label(ctx, row or new_thread(ctx, tid, dict(body.metadata or {})), assistant)
+        await _label(ctx, row or await new_thread(ctx, tid, dict(body.metadata or {})), assistant)
     now = time.time()
     kwargs = hide_secrets(_kwargs(job, body))
     run = RunRow(job.run_id, tid, assistant.assistant_id, now, now, "pending",
                  hide_secrets(_metadata(job, body)), kwargs, body.multitask_strategy)  # fmt: skip
-    ctx.repo.put_run(run)
+    await ctx.rows.put_run(run)
     try:
         await ctx.engine.submit(job)
     except ThreadBusy as busy:
-        ctx.repo.delete_run(job.run_id)
+        await ctx.rows.delete_run(job.run_id)
         raise ApiError(
             409,
             f"thread {tid!r} is busy with run {busy.run_id!r}",
@@ -163,11 +189,11 @@ def _metadata(job: RunJob, body: RunCreate) -> dict[str, Any]:
     return {"graph_id": job.graph_id, "assistant_id": job.assistant_id, **(body.metadata or {})}
 
 
-def _label(ctx: Context, row: ThreadRow, assistant: Assistant) -> None:
+async def _label(ctx: Context, row: ThreadRow, assistant: Assistant) -> None:
     """As LangGraph's server: a thread that takes a run is busy and names its graph."""
     if row.status != "busy":
         labels = {"graph_id": assistant.graph_id, "assistant_id": assistant.assistant_id}
-        ctx.repo.put_thread(replace(row, metadata={**row.metadata, **labels}, status="busy"))
+        await ctx.rows.put_thread(replace(row, metadata={**row.metadata, **labels}, status="busy"))
 
 
 def _action(request: Request) -> CancelAction:
@@ -232,7 +258,7 @@ async def outcome_json(ctx: Context, run: RunRow) -> Any:
     outcome = await ctx.engine.join(run.run_id)
     if outcome is not None and outcome.result is not None:
         return outcome.result  # (a cancelled run has none: its thread's values then)
-    row = ctx.repo.get_thread(run.thread_id)
+    row = await ctx.rows.get_thread(run.thread_id)
     if row is None:
         return {}
     asked = [i for task in row.interrupts.values() for i in task]
@@ -260,39 +286,39 @@ def routes(ctx: Context) -> list[Op]:
 
     async def list_runs(request: Request) -> Response:
         tid = path_uuid(request, "thread_id")
-        find_thread(ctx, tid)
+        await find_thread(ctx, tid)
         limit, offset = (
             query_int(request, "limit", 10, 1),
             query_int(request, "offset", 0, 0, 10**9),
         )
         status = request.query_params.get("status")
-        runs = [r for r in ctx.repo.list_runs(tid, 10**6, 0) if status in (None, r.status)]
+        runs = [r for r in await ctx.rows.list_runs(tid, 10**6, 0) if status in (None, r.status)]
         return ok([r.json() for r in runs[offset : offset + limit]])
 
-    def find_run(request: Request) -> RunRow:
+    async def find_run(request: Request) -> RunRow:
         tid, rid = path_uuid(request, "thread_id"), path_uuid(request, "run_id")
-        find_thread(ctx, tid)
-        run = ctx.repo.get_run(rid)
+        await find_thread(ctx, tid)
+        run = await ctx.rows.get_run(rid)
         if run is None or run.thread_id != tid:
             raise not_found("run", rid)
         return run
 
     async def get_run(request: Request) -> Response:
-        return ok(find_run(request).json())
+        return ok((await find_run(request)).json())
 
     async def delete_run(request: Request) -> Response:
-        run = find_run(request)
+        run = await find_run(request)
         if run.status in ("pending", "running") and ctx.engine.active(run.thread_id):
             raise ApiError(409, f"run {run.run_id!r} is {run.status}", expected="cancel it first")
-        ctx.repo.delete_run(run.run_id)
+        await ctx.rows.delete_run(run.run_id)
         return Response(status_code=204)
 
     async def join(request: Request) -> Response:
-        run = find_run(request)
+        run = await find_run(request)
         return answer(ctx, run, False)
 
     async def rejoin(request: Request) -> Response:
-        run = find_run(request)
+        run = await find_run(request)
         last = request.headers.get("last-event-id")
         if last is not None and not last.strip().isdigit():
             raise ApiError(422, f"Last-Event-ID {last!r} is not an event id of this server",
@@ -308,11 +334,11 @@ def routes(ctx: Context) -> list[Op]:
         )
 
     async def cancel(request: Request) -> Response:
-        run = find_run(request)
+        run = await find_run(request)
         action = _action(request)
         known = await ctx.engine.cancel(run.run_id, action)
         if not known and run.status in ("pending", "running"):  # left over from a restart
-            ctx.repo.put_run(replace(run, status="interrupted", updated_at=time.time()))
+            await ctx.rows.put_run(replace(run, status="interrupted", updated_at=time.time()))
         if not query_bool(request, "wait"):
             return Response(status_code=202)
         return answer(ctx, run, False)
@@ -324,10 +350,11 @@ def routes(ctx: Context) -> list[Op]:
             wanted: tuple[RunStatus, ...] = (
                 ("pending", "running") if body.status == "all" else (body.status,)
             )
-            runs = ctx.repo.runs_in(wanted)
+            runs = await ctx.rows.runs_in(wanted)
         elif body.thread_id is not None and body.run_ids is not None:
             tid = check_uuid(body.thread_id, "thread_id")
-            runs = [r for r in ctx.repo.list_runs(tid, 10**6, 0) if r.run_id in body.run_ids]
+            listed = await ctx.rows.list_runs(tid, 10**6, 0)
+            runs = [r for r in listed if r.run_id in body.run_ids]
         else:
             raise ApiError(422, "say which runs to cancel",
                            expected="status, or thread_id with run_ids")  # fmt: skip

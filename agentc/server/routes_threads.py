@@ -33,20 +33,20 @@ from .routing import Context, Op, check_uuid, no_content, ok, path_uuid, query_i
 from .wire import checkpoint_json, empty_state, state_json
 
 
-def find_thread(ctx: Context, thread_id: str) -> ThreadRow:
-    row = ctx.repo.get_thread(thread_id)
+async def find_thread(ctx: Context, thread_id: str) -> ThreadRow:
+    row = await ctx.rows.get_thread(thread_id)
     if row is None:
         raise not_found("thread", thread_id)
     return row
 
 
-def new_thread(ctx: Context, thread_id: str, metadata: dict[str, Any]) -> ThreadRow:
+async def new_thread(ctx: Context, thread_id: str, metadata: dict[str, Any]) -> ThreadRow:
     now = time.time()
     graph_id = metadata.get("graph_id")
     row = ThreadRow(
         thread_id, now, now, metadata, graph_id=graph_id if isinstance(graph_id, str) else None
     )
-    ctx.repo.put_thread(row)
+    await ctx.rows.put_thread(row)
     return row
 
 
@@ -86,56 +86,57 @@ def routes(ctx: Context) -> list[Op]:
             metadata["graph_id"] = body.graph_id
         if isinstance(metadata.get("graph_id"), str):
             ctx.registry.find(metadata["graph_id"])  # 404 for a graph not served
-        existing = ctx.repo.get_thread(tid)
+        existing = await ctx.rows.get_thread(tid)
         if existing is not None:
             if body.if_exists == "do_nothing":
                 return ok(existing.json())
             raise ApiError(409, f"thread {tid!r} already exists", expected="a new thread id")
-        return ok(new_thread(ctx, tid, metadata).json())
+        return ok((await new_thread(ctx, tid, metadata)).json())
 
     async def get(request: Request) -> Response:
-        return ok(find_thread(ctx, path_uuid(request, "thread_id")).json())
+        return ok((await find_thread(ctx, path_uuid(request, "thread_id"))).json())
 
     async def patch(request: Request) -> Response:
-        row = find_thread(ctx, path_uuid(request, "thread_id"))
+        row = await find_thread(ctx, path_uuid(request, "thread_id"))
         body = await read_body(request, ThreadPatch, optional=True)
         merged = {**row.metadata, **(body.metadata or {})}
         row = replace(row, metadata=merged, updated_at=time.time())
-        ctx.repo.put_thread(row)
+        await ctx.rows.put_thread(row)
         return ok(row.json())
 
     async def delete(request: Request) -> Response:
         tid = path_uuid(request, "thread_id")
-        find_thread(ctx, tid)
-        for run in ctx.repo.list_runs(tid, 1000, 0):
+        await find_thread(ctx, tid)
+        for run in await ctx.rows.list_runs(tid, 1000, 0):
             if run.status in ("pending", "running"):
                 await ctx.engine.cancel(run.run_id, "interrupt")
-        ctx.repo.delete_thread(tid)
+        await ctx.rows.delete_thread(tid)
         return no_content()
 
     async def search(request: Request) -> Response:
         q = await read_body(request, ThreadSearch, optional=True)
         ids = tuple(check_uuid(i, "ids[]") for i in q.ids) if q.ids is not None else None
         query = ThreadQuery(ids, q.metadata, q.status, 100_000, 0, q.sort_by, q.sort_order)
-        rows = [r for r in ctx.repo.search_threads(query) if contains(r.values, q.values or {})]
+        found = await ctx.rows.search_threads(query)
+        rows = [r for r in found if contains(r.values, q.values or {})]
         return ok([r.json() for r in rows[q.offset : q.offset + q.limit]])
 
     async def count(request: Request) -> Response:
         q = await read_body(request, ThreadSearch, optional=True)
         query = ThreadQuery(None, q.metadata, q.status, 100_000, 0)
-        return ok(len(ctx.repo.search_threads(query)))
+        return ok(len(await ctx.rows.search_threads(query)))
 
     async def get_state(request: Request) -> Response:
-        row = find_thread(ctx, path_uuid(request, "thread_id"))
+        row = await find_thread(ctx, path_uuid(request, "thread_id"))
         return ok(await read_state(ctx, row, request.path_params.get("checkpoint_id")))
 
     async def post_state_checkpoint(request: Request) -> Response:
-        row = find_thread(ctx, path_uuid(request, "thread_id"))
+        row = await find_thread(ctx, path_uuid(request, "thread_id"))
         body = await read_body(request, HistoryRequest, optional=True)
         return ok(await read_state(ctx, row, _ref_id(body.checkpoint)))
 
     async def update_state(request: Request) -> Response:
-        row = find_thread(ctx, path_uuid(request, "thread_id"))
+        row = await find_thread(ctx, path_uuid(request, "thread_id"))
         body = await read_body(request, StateUpdate, optional=True)
         graph = thread_graph(ctx, row)
         if graph is None:
@@ -151,12 +152,12 @@ def routes(ctx: Context) -> list[Op]:
         done = await graph.aupdate_state(
             saved_config(row.thread_id, cid), body.values, body.as_node
         )
-        ctx.repo.put_thread(replace(row, head=None, updated_at=time.time()))
+        await ctx.rows.put_thread(replace(row, head=None, updated_at=time.time()))
         ref = checkpoint_json(row.thread_id, done.checkpoint_id)
         return ok({"checkpoint": ref, "checkpoint_id": done.checkpoint_id, "configurable": ref})
 
     async def history(request: Request) -> Response:
-        row = find_thread(ctx, path_uuid(request, "thread_id"))
+        row = await find_thread(ctx, path_uuid(request, "thread_id"))
         if request.method == "GET":
             q = HistoryRequest(
                 limit=query_int(request, "limit", 10, 1), before=request.query_params.get("before")

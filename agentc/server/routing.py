@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -24,7 +24,7 @@ from agentc.runtime.store import ItemStore
 from .assistants import Registry
 from .engine import Engine
 from .errors import ApiError, validation_detail
-from .repo import Repository
+from .repo import AsyncRepository, Repository
 
 Handler = Callable[[Request], Awaitable[Response]]
 M = TypeVar("M", bound=BaseModel)
@@ -32,12 +32,18 @@ M = TypeVar("M", bound=BaseModel)
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """What every handler may use: the served graphs, the saved rows, the run engine."""
+    """What every handler may use: the served graphs, the saved rows, the run engine.
+    Handlers read and write rows through `rows` (awaited: off the event loop when the
+    database blocks), never through `repo` itself."""
 
     registry: Registry
     repo: Repository
     engine: Engine
     store: ItemStore
+    rows: AsyncRepository = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rows", AsyncRepository(self.repo))
 
 
 @dataclass(frozen=True, slots=True)
