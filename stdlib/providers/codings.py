@@ -9,6 +9,7 @@ over, as httpx passes it over; bytes that do not match their coding are an
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import zlib
 from typing import Any
@@ -45,8 +46,9 @@ class _Zlib:
 
 class _Zstd:
     def __init__(self) -> None:
-        import zstandard  # on first use: a zstd body is rare, and the import costs start-up
-
+        # on first use: a zstd body is rare, and the import costs start-up; by name, since
+        # zstandard is optional (httpx asks for zstd only when it is installed)
+        zstandard: Any = importlib.import_module("zstandard")
         self._zstd: Any = zstandard
         self._obj = zstandard.ZstdDecompressor().decompressobj()
         self._seen = False
