@@ -84,12 +84,14 @@ STR = prim("str")
 
 
 def union(options: Iterable[Ty]) -> Ty:
-    flat: list[Ty] = []
+    # A dict keeps first-seen order and dedupes in linear time: a list's `in` made a
+    # union of a few thousand literals quadratic (seconds to check one file).
+    seen: dict[Ty, None] = {}
     for o in options:
         for member in o.args if o.kind is TyKind.UNION else (o,):
-            if member not in flat:
-                flat.append(member)
-    return flat[0] if len(flat) == 1 else Ty(TyKind.UNION, args=tuple(flat))
+            seen.setdefault(member, None)
+    flat = tuple(seen)
+    return flat[0] if len(flat) == 1 else Ty(TyKind.UNION, args=flat)
 
 
 @record
