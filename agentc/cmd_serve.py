@@ -152,8 +152,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _start_workers(files: list[str], db: str, n: int) -> list[subprocess.Popen[bytes]]:
     """`agentc worker` processes on the same files and database (the URL goes by the
-    environment, not the command line, where `ps` would show its password)."""
-    env = {**os.environ, "AGENTC_DB": db}
+    environment, not the command line, where `ps` would show its password); each leaves
+    when this process is gone, even after a kill -9 that gives it no time to stop them."""
+    env = {**os.environ, "AGENTC_DB": db, "AGENTC_SERVE_PID": str(os.getpid())}
     cmd = [sys.executable, "-m", "agentc", "worker", *files]
     return [subprocess.Popen(cmd, env=env) for _ in range(n)]
 

@@ -7,7 +7,8 @@ SIGTERM or Ctrl-C. Exit codes: 0 when stopped, 1 a file does not compile, 2 usag
 (an unreadable file, a `--db` that is not PostgreSQL or does not answer, dbos or psycopg
 missing). Invariants: the connection string is shown with its password as `***`; a
 worker killed at any moment loses no finished task: another worker recovers its runs
-once its heartbeat has lapsed (`--heartbeat` × `LAPSE_BEATS`).
+once its heartbeat has lapsed (`--heartbeat` × `LAPSE_BEATS`); a worker that
+`agentc serve --workers` started leaves when that server is gone, however it ended.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 
 LAPSE_BEATS = 5
 DB_ENV = "AGENTC_DB"
+PARENT_ENV = "AGENTC_SERVE_PID"  # set by `agentc serve --workers`: the worker leaves with it
+PARENT_CHECK_S = 1.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -116,6 +119,7 @@ def _serve(worker: Worker, where: str, close: Callable[[], None]) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
+    _leave_with_parent(stop)
     worker.launch()
     print(f"worker {worker.executor_id} taking runs from {where}", file=sys.stderr, flush=True)
     try:
@@ -127,3 +131,20 @@ def _serve(worker: Worker, where: str, close: Callable[[], None]) -> int:
     # superstep that the worker taking the run over is running again
     sys.stderr.flush()
     os._exit(0)
+
+
+def _leave_with_parent(stop: threading.Event) -> None:
+    """A worker started by `agentc serve --workers` stops as after SIGTERM once that server
+    has gone, even killed with -9 (it is then no longer the worker's parent): no worker
+    outlives its server."""
+    parent = os.environ.get(PARENT_ENV, "")
+    if not parent.isdigit():
+        return
+
+    def watch() -> None:
+        while os.getppid() == int(parent):
+            if stop.wait(PARENT_CHECK_S):
+                return
+        stop.set()
+
+    threading.Thread(target=watch, name="agentc-parent", daemon=True).start()

@@ -26,7 +26,7 @@ throughput, below 1 for latency and memory). Not a test: timings depend on the m
 own default for `dev` is 1, one run at a time, which would time its queue, not its runs.
 
 Run: `python bench/serve_bench.py [--threads 1000] [--only agentc|agentc4|langgraph]
-[--lg-jobs N]`. Needs `pip install -e '.[oracle,bench]' 'langgraph-cli[inmem]'
+[--lg-jobs N] [--logs DIR]`. Needs `pip install -e '.[oracle,bench]' 'langgraph-cli[inmem]'
 langchain-openai`.
 """
 
@@ -37,6 +37,7 @@ import asyncio
 import collections
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -265,10 +266,10 @@ class Result:
     checked: int = 0
     errors: collections.Counter[str] = field(default_factory=collections.Counter)
 
-    def fail(self, exc: BaseException) -> None:
+    def fail(self, exc: BaseException, phase: str) -> None:
         """Count a failed request by what failed (the table prints the commonest)."""
         self.failed += 1
-        self.errors[f"{type(exc).__name__}: {str(exc)[:120]}"] += 1
+        self.errors[f"{phase}: {type(exc).__name__}: {str(exc)[:120]}"] += 1
 
 
 def pct(values: list[float]) -> tuple[float, float]:
@@ -354,10 +355,10 @@ async def workload(url: str, threads: int, model_url: str, pid: int) -> Result:
         try:
             await clients[i].runs.wait(waited[i], "calc", input=ASK)
         except httpx.HTTPError as exc:  # counted: a refused or dropped request is a finding
-            out.fail(exc)
+            out.fail(exc, "runs.wait")
             return None
         except Exception as exc:  # the SDK raises a run that ended in error: counted too
-            out.fail(exc)
+            out.fail(exc, "runs.wait")
             return None
         return time.perf_counter() - t0
 
@@ -375,7 +376,7 @@ async def workload(url: str, threads: int, model_url: str, pid: int) -> Result:
             async for _ in parts:
                 first = first or time.perf_counter()
         except httpx.HTTPError as exc:
-            out.fail(exc)
+            out.fail(exc, "runs.stream")
             return None
         return (first or time.perf_counter()) - t0, time.perf_counter() - t0
 
@@ -386,7 +387,10 @@ async def workload(url: str, threads: int, model_url: str, pid: int) -> Result:
 
     async def check(i: int) -> bool:
         kinds, steps = await shape(clients[i], (waited + streamed)[i])
-        return kinds == EXPECTED_MESSAGES and steps == lone_steps
+        good = kinds == EXPECTED_MESSAGES and steps == lone_steps
+        if not good:  # what it has instead (a run whose request failed may have none)
+            out.errors[f"thread with messages {kinds}, steps {steps}"] += 1
+        return good
 
     verdicts = await gather_limited(2 * threads, 50, check)
     out.checked, out.bad = len(verdicts), verdicts.count(False)
@@ -420,7 +424,7 @@ async def memory(
         try:
             await clients[i].runs.join(ids[i], runs[i]["run_id"])
         except httpx.HTTPError as exc:  # counted with the failed requests
-            out.fail(exc)
+            out.fail(exc, "runs.join")
             return False
         return True
 
@@ -469,6 +473,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="langgraph dev's --n-jobs-per-worker (default: --threads, so it "
                         "may run as many at once as agentc; its own default, 1, runs "
                         "one at a time)")  # fmt: skip
+    parser.add_argument("--logs", metavar="DIR", type=Path, default=None,
+                        help="copy the servers' logs here at the end")  # fmt: skip
     parser.add_argument("--model-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.model_server is not None:
@@ -480,7 +486,13 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="serve-bench-") as tmp:
         app = app_dir(Path(tmp))
         model_argv = [sys.executable, str(Path(__file__).resolve()), "--model-server", "{PORT}"]
+        if args.logs is not None:
+            args.logs.mkdir(parents=True, exist_ok=True)
+            keep = ExitStack()
+            keep.callback(lambda: [shutil.copy(f, args.logs) for f in app.glob("*.log")])
         with process("model", model_argv, app, server_env("")) as model, ExitStack() as stack:
+            if args.logs is not None:
+                stack.enter_context(keep)
             for side in sides:
                 db = stack.enter_context(postgres()) if side == "agentc4" else ""
                 argv = server_argv(side, jobs, db)

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from dbos import EnqueueOptions
 
-from .dbos_setup import APP_VERSION, QUEUE, WORKFLOW, client
+from .dbos_setup import APP_VERSION, QUEUE, WORKFLOW, JsonSerializer, client, system_schema
 from .engine import RunEvent, RunJob, RunOutcome, ThreadBusy
 from .models import CancelAction
 from .notify import POLL_S, RunSignals
@@ -34,25 +34,29 @@ from .repo_pg import PostgresRepository
 from .worker import job_json
 
 ACTIVE = ("pending", "running")
+WORKFLOW_RUNNING = ("ENQUEUED", "PENDING")  # DBOS's statuses of a workflow not ended yet
+T = TypeVar("T")
 
 
 class DurableEngine:
     def __init__(self, repo: PostgresRepository, url: str) -> None:
         self.repo = repo
         self.client = client(url)
+        self.schema = system_schema(url)
+        self.serializer = JsonSerializer()
         self.signals = RunSignals(repo.db.connect)
 
     async def submit(self, job: RunJob) -> None:
         tid = job.thread_id
-        busy = [] if job.temporary else await asyncio.to_thread(self._busy, tid, job.run_id)
+        busy = [] if job.temporary else await self._off(self.repo.active_runs, tid, job.run_id)
         if busy and job.multitask_strategy == "reject":
-            raise ThreadBusy(job.thread_id, busy[0].run_id)
+            raise ThreadBusy(job.thread_id, busy[0])
         if busy and job.multitask_strategy in ("interrupt", "rollback"):
             action: CancelAction = (
                 "rollback" if job.multitask_strategy == "rollback" else "interrupt"
             )
-            for run in busy:
-                await self.cancel(run.run_id, action)
+            for run_id in busy:
+                await self.cancel(run_id, action)
         options: EnqueueOptions = {
             "queue_name": QUEUE,
             "workflow_name": WORKFLOW,
@@ -62,12 +66,10 @@ class DurableEngine:
         }
         await asyncio.to_thread(self.client.enqueue, options, job_json(job))
 
-    def _busy(self, thread_id: str, but: str = "") -> list[RunRow]:
-        runs = self.repo.list_runs(thread_id, 10**6, 0)
-        return sorted(
-            (r for r in runs if r.status in ACTIVE and r.run_id != but),
-            key=lambda r: r.created_at,
-        )
+    async def _off(self, fn: Callable[..., T], *args: Any) -> T:
+        """A repository call on the repository's own threads (never queued behind the
+        DBOS client's blocking calls)."""
+        return await asyncio.get_running_loop().run_in_executor(self.repo.executor, fn, *args)
 
     async def cancel(self, run_id: str, action: CancelAction) -> bool:
         row = await asyncio.to_thread(self.repo.get_run, run_id)
@@ -79,9 +81,10 @@ class DurableEngine:
         if await self._queued(run_id):
             await asyncio.to_thread(self.client.cancel_workflow, run_id)
             if action == "rollback":
-                self.repo.delete_run(run_id)
+                await self._off(self.repo.delete_run, run_id)
             else:
-                self.repo.put_run(replace(row, status="interrupted", updated_at=time.time()))
+                ended = replace(row, status="interrupted", updated_at=time.time())
+                await self._off(self.repo.put_run, ended)
             return True
         await self._ended(run_id)
         return True
@@ -125,22 +128,20 @@ class DurableEngine:
         if await asyncio.to_thread(self.repo.get_run, run_id) is None:
             return None
         await self._ended(run_id)
-
-        def result() -> Any:
-            try:
-                # (its row ends a moment before the workflow: DBOS's own poll is 1 s)
-                handle = self.client.retrieve_workflow(run_id)
-                return handle.get_result(polling_interval_sec=POLL_S)
-            except Exception:  # cancelled while queued, or never enqueued here
-                return None
-
-        done = await asyncio.to_thread(result)
-        if not isinstance(done, dict):
+        while True:  # its row ends a moment before its workflow does
+            found = await self._off(self.repo.workflow_outcome, self.schema, run_id)
+            if found is None or found[0] not in WORKFLOW_RUNNING:
+                break
+            await asyncio.sleep(POLL_S)
+        done = None
+        if found is not None and found[0] == "SUCCESS" and found[1] is not None:
+            done = self.serializer.deserialize(found[1])
+        if not isinstance(done, dict):  # cancelled while queued, or never enqueued
             return RunOutcome("interrupted", None)
         return RunOutcome(done.get("status", "success"), done.get("result"))
 
     def active(self, thread_id: str) -> bool:
-        return bool(self._busy(thread_id))
+        return bool(self.repo.active_runs(thread_id))
 
     async def close(self) -> None:
         await asyncio.to_thread(self.signals.close)

@@ -5,10 +5,12 @@ Input: a libpq connection string (the `--db postgresql://…` of `agentc serve` 
 is `repo.SqlRepository`'s, run with `%s` parameters), plus what several processes share
 once runs are durable: each run's events (`add_events` / `events_after`, numbered from 1,
 so any API process can stream them and a client rejoins with `Last-Event-ID` on another),
-cancel requests (`ask_cancel` / `cancel_asked`) and the workers' heartbeats (`beat`,
-`lapsed`, `claim_lapsed`). Invariants: values are JSON text, never pickle; the tables are
-created under a transaction-level advisory lock, so two processes starting at once create
-them once; the connection string is only ever shown with its password as `***`.
+cancel requests (`ask_cancel` / `cancel_asked`), the workers' heartbeats (`beat`,
+`lapsed`, `claim_lapsed`) and the journals of durable runs (`journal` / `record`: a row
+per task or save, written only by the execution that owns the run's workflow).
+Invariants: values are JSON text, never pickle; the tables are created under a
+transaction-level advisory lock, so two processes starting at once create them once;
+the connection string is only ever shown with its password as `***`.
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ import json
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, LiteralString, cast
+
+from psycopg import sql
 
 from agentc.runtime.checkpoint.pgdb import Database
 
@@ -44,6 +49,10 @@ CREATE TABLE IF NOT EXISTS serve_cancels (
   run_id text PRIMARY KEY, action text NOT NULL, asked_at double precision NOT NULL);
 CREATE TABLE IF NOT EXISTS serve_workers (
   executor_id text PRIMARY KEY, beat_at double precision NOT NULL);
+CREATE TABLE IF NOT EXISTS serve_journal (
+  run_id text NOT NULL, seq integer NOT NULL, thread_id text NOT NULL, name text NOT NULL,
+  output text NOT NULL, PRIMARY KEY (run_id, seq));
+CREATE INDEX IF NOT EXISTS serve_journal_thread ON serve_journal (thread_id);
 """
 _MARK = re.compile(r"\?")
 POOL_MAX = 8  # connections; as many threads make the calls of the process's coroutines
@@ -135,6 +144,64 @@ class PostgresRepository(SqlRepository):
         rows = self._run("SELECT action FROM serve_cancels WHERE run_id = ?", (run_id,))
         return str(rows[0][0]) if rows else None
 
+    # ---- what a durable API process reads of runs in other processes
+
+    def active_runs(self, thread_id: str, but: str = "") -> list[str]:
+        """The thread's pending or running runs other than `but`, oldest first (their ids:
+        no row to decode)."""
+        rows = self._run(
+            "SELECT run_id FROM serve_runs WHERE thread_id = ? AND run_id <> ? "
+            "AND status IN ('pending', 'running') ORDER BY created_at",
+            (thread_id, but),
+        )
+        return [str(r[0]) for r in rows]
+
+    def workflow_outcome(self, schema: str, run_id: str) -> tuple[str, str | None] | None:
+        """The DBOS status of the run's workflow and its serialized output (None: there is
+        no such workflow): one statement, read as DBOS 3.4 reads a result (its output in
+        `workflow_output`, or in the status row), without DBOS's client."""
+        stmt = sql.SQL(
+            "SELECT s.status, coalesce(o.output, s.output) FROM {} s LEFT JOIN {} o "
+            "ON o.workflow_uuid = s.workflow_uuid WHERE s.workflow_uuid = %s"
+        ).format(
+            sql.Identifier(schema, "workflow_status"), sql.Identifier(schema, "workflow_output")
+        )
+        with self.db.connection() as conn:
+            row = conn.execute(stmt, (run_id,)).fetchone()
+        return None if row is None else (str(row[0]), None if row[1] is None else str(row[1]))
+
+    # ---- a durable run's journal: each task's and save's output (`worker.DbosJournal`)
+
+    def journal(self, run_id: str) -> dict[int, tuple[str, Any]]:
+        """What the run's earlier executions recorded: sequence number → (name, output)."""
+        rows = self._run("SELECT seq, name, output FROM serve_journal WHERE run_id = ?", (run_id,))
+        return {int(r[0]): (str(r[1]), json.loads(r[2])) for r in rows}
+
+    def record(self, entry: JournalEntry, owner: Owner | None) -> None:
+        """One entry, in one statement; with `owner`, only while that execution still owns
+        the run's workflow (read under a share lock, so a recovery that hands the workflow
+        to another worker waits for it or makes it fail)."""
+        args = (entry.run_id, entry.seq, entry.thread_id, entry.name, _dump(entry.output))
+        if owner is None:
+            self._exec("INSERT INTO serve_journal (run_id, seq, thread_id, name, output) "
+                       "VALUES (?,?,?,?,?)", args)  # fmt: skip
+            return
+        table = sql.Identifier(owner.schema, "workflow_status")
+        stmt = sql.SQL(
+            "INSERT INTO serve_journal (run_id, seq, thread_id, name, output) "
+            "SELECT %s, %s, %s, %s, %s FROM {} WHERE workflow_uuid = %s AND owner_xid = %s "
+            "FOR SHARE"
+        ).format(table)
+        with self.db.connection() as conn:
+            if conn.execute(stmt, (*args, owner.workflow_id, owner.xid)).rowcount != 1:
+                raise RunTakenOver(entry.run_id)
+
+    def forget_journals(self, thread_id: str, but: str) -> None:
+        """The journals of the thread's earlier runs (their workflows have ended: a thread
+        runs one at a time, so none is left to recover)."""
+        self._exec("DELETE FROM serve_journal WHERE thread_id = ? AND run_id <> ?",
+                   (thread_id, but))  # fmt: skip
+
     # ---- workers' heartbeats: a lapsed one's workflows are recovered by a live one
 
     def beat(self, executor_id: str) -> None:
@@ -161,6 +228,29 @@ class PostgresRepository(SqlRepository):
 
 
 _BEAT = ("executor_id", "beat_at")
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEntry:
+    run_id: str
+    seq: int  # the entry's place in the run: the n-th task or save the loop met
+    thread_id: str
+    name: str  # `agentc_task:<node>`, `agentc_checkpoint`, `agentc_writes`
+    output: Any  # JSON
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """The execution of a workflow that may write its journal: DBOS's ownership token."""
+
+    schema: str  # DBOS's system schema
+    workflow_id: str
+    xid: str
+
+
+class RunTakenOver(RuntimeError):
+    def __init__(self, run_id: str) -> None:
+        super().__init__(f"run {run_id} was taken over by another worker")
 
 
 def _pg(sql: str) -> LiteralString:

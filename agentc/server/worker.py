@@ -7,32 +7,40 @@ thread and run rows updated, its outcome the workflow's result.
 
 One run is one DBOS workflow, whose id is the run id, queued on `agentc_runs` with the
 thread id as its partition key and one run at a time per partition, so a thread has one
-active run across every worker. The workflow is the superstep loop itself (the runtime's
-executor, journaled by `DbosJournal`: `runtime/journal.py`), between two steps:
+active run across every worker. The workflow runs the run's start, its superstep loop
+(the runtime's executor, journaled by `DbosJournal`: `runtime/journal.py`) and its settle,
+and records each of them as it ends in the run's journal (`serve_journal`, one row in one
+statement: `journal_pg.py`):
 
 - `agentc_start` marks the run running and the thread busy, and records the checkpoint
   the run starts from (what a rollback returns to; what the loop loads, with the number of
   its pending writes then) and the thread's latest checkpoint.
-- each task of a superstep (a model call, a tool call) is a step `agentc_task:<node>`
-  whose recorded output is the task's result (JSON by the runtime's serde), and each save
-  (a superstep's checkpoint: one row in one statement; the pending writes of a pause or a
-  failure) a step `agentc_checkpoint` / `agentc_writes` whose output is what it saved.
+- each task of a superstep (a model call, a tool call) is an entry `agentc_task:<node>`
+  whose output is the task's result (JSON by the runtime's serde), and each save (a
+  superstep's checkpoint: one row in one statement; the pending writes of a pause or a
+  failure) an entry `agentc_checkpoint` / `agentc_writes` whose output is what it saved.
 - `agentc_settle` writes the thread's status and values (or rolls the run back).
 
-A worker that recovers a workflow runs it again from the start, as DBOS does: the loop
-loads the same checkpoint and writes, and every task and save DBOS recorded returns its
-recorded output without running, so the finished tasks of the superstep the dead worker
-was in are not run again and no superstep is saved twice (the first save made for real
-looks whether it landed before the worker died); events are not published again while it
-replays. Only a task that was still running runs again. Runs without a thread are not
-journaled: one whose worker died starts again from its input.
+An entry is written only while the execution that writes it owns the workflow (DBOS's
+ownership token, read under a share lock in the same statement), as DBOS guards its own
+steps; the workflow itself has no DBOS steps (each would cost DBOS two transactions).
+
+A worker that recovers a workflow runs it again from the start, as DBOS does: it reads the
+run's journal once, the loop loads the same checkpoint and writes, and every entry the
+journal recorded returns its recorded output without running, so the finished tasks of the
+superstep the dead worker was in are not run again and no superstep is saved twice (the
+first save made for real looks whether it landed before the worker died); events are not
+published again while it replays. Only a task that was still running runs again. Runs
+without a thread are not journaled: one whose worker died starts again from its input. A
+run's journal is deleted when the next run of its thread starts (its workflow has ended
+by then).
 
 Cancel is a row in `serve_cancels`: the run's watch sees it (woken by its notification,
 `notify.RunSignals`; read again at least every `notify.FALLBACK_S`) and the loop stops
 before its next superstep, the thread keeping the superstep it has saved; a run that had
-not started yet ends at `agentc_start`. DBOS retries are off (steps are not retried; a
-node's own retry policy, E7, retries inside its step; a crashed workflow is recovered,
-which is not a retry of a step that returned an error). Workers beat in
+not started yet ends at `agentc_start`. Nothing is retried here (a node's own retry
+policy, E7, retries inside its task; a crashed workflow is recovered, which is not a retry
+of a task that failed). Workers beat in
 `serve_workers`; a live worker removes the row of one whose beat lapsed and asks DBOS to
 recover that executor's pending workflows (`DBOS._recover_pending_workflows`: DBOS 3.4
 has no public call for it outside Conductor), which re-enqueues them on their queue and
@@ -45,27 +53,23 @@ import asyncio
 import contextlib
 import threading
 import uuid
-from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, replace
-from typing import Any, TypeVar
+from typing import Any
 
 from dbos import DBOS
 
-from agentc.runtime import serde
-from agentc.runtime.algo import Task, TaskResult
 from agentc.runtime.journal import Pin, journaled
-from agentc.runtime.types import GraphInterrupt
 
 from .assistants import Registry
 from .dbos_setup import APP_VERSION, POLL_S, QUEUE, WORKFLOW, config
 from .engine import RunEvent, RunJob, RunOutcome
 from .errors import exception_payload, log
 from .execute import GraphExecutor
+from .journal_pg import DbosJournal, Entries, open_entries, owner
 from .notify import CANCEL_CHANNEL, RunSignals
 from .repo_pg import PostgresRepository
 
 JSON = Any
-T = TypeVar("T")
 BEAT_S = 1.0  # how often a worker says it is alive
 LAPSE_S = 6.0  # a worker silent this long is dead: its runs go to a live one
 FLUSH_S = 0.02
@@ -126,46 +130,6 @@ class EventLog:
         self._wake.set()
 
 
-class DbosJournal:
-    """One run's journal (`runtime/journal.py`) on DBOS: each task and save a step."""
-
-    def __init__(self, thread_id: str, pin: Pin, fresh: bool) -> None:
-        self.thread_id, self.pin = thread_id, pin
-        self.replaying = not fresh  # until a step runs for real: events are not published
-        self.check = not fresh  # the first save made for real may have landed already
-        self.cancelled = self.stopped = False
-        self._taken = False
-
-    def take(self) -> bool:
-        taken, self._taken = self._taken, True
-        return not taken
-
-    async def task(self, task: Task, run: Callable[[], Awaitable[TaskResult]]) -> TaskResult:
-        async def body() -> JSON:
-            self.replaying = False
-            try:
-                return {"result": serde.encode(await run())}
-            except GraphInterrupt as e:  # a pause is a result, not a failure of the step
-                return {"interrupt": serde.encode(list(e.interrupts))}
-
-        out = await DBOS.run_step_async({"name": f"agentc_task:{task.node}"}, body)
-        if "interrupt" in out:
-            raise GraphInterrupt(tuple(serde.decode(out["interrupt"])))
-        return serde.decode(out["result"])
-
-    async def save(self, kind: str, write: Callable[[bool], Awaitable[T]]) -> T:
-        async def body() -> T:
-            self.replaying = False
-            check, self.check = self.check, False
-            return await write(check)
-
-        return await DBOS.run_step_async({"name": f"agentc_{kind}"}, body)
-
-    def stop(self) -> bool:
-        self.stopped = self.stopped or (self.cancelled and not self.replaying)
-        return self.stopped
-
-
 class Worker:
     def __init__(self, registry: Registry, repo: PostgresRepository, options: WorkerOptions):
         self.registry, self.repo, self.options = registry, repo, options
@@ -173,24 +137,27 @@ class Worker:
         self.executor_id = f"agentc-{uuid.uuid4()}"
         self.cancels = RunSignals(repo.db.connect, CANCEL_CHANNEL)
         self._stop = threading.Event()
-        self._fresh: set[str] = set()  # runs whose `agentc_start` ran in this execution
+        self.dbos_schema = "dbos"  # DBOS's tables (`launch` reads where they are)
 
-    def ran_start(self, data: JSON) -> bool:
-        """Whether this execution of the run's workflow ran its start (or DBOS replayed it:
-        the workflow is being recovered)."""
-        run_id = str(data["run_id"])
-        fresh = run_id in self._fresh
-        self._fresh.discard(run_id)
-        return fresh
-
-    # ---- the steps
-
-    async def start(self, data: JSON) -> JSON:
+    async def execute(self, data: JSON) -> JSON:
+        """The workflow: start, the superstep loop, settle, each journaled."""
         job = job_of(data)
-        self._fresh.add(job.run_id)  # this execution ran the step (it was not replayed)
+        entries = await open_entries(self.repo, owner(self.dbos_schema), job)
+        begun = await entries.once("agentc_start", lambda: self.start(job))
+        fresh = not entries.replaying  # this execution ran the start (it is not a recovery)
+        outcome: JSON = {"status": "interrupted", "result": None}
+        if begun.get("cancelled") is None:
+            outcome = await self.supersteps(job, begun, entries, fresh)
+        return await entries.once("agentc_settle", lambda: self.settle(job, begun, outcome))
+
+    # ---- the journaled parts
+
+    async def start(self, job: RunJob) -> JSON:
         asked = await asyncio.to_thread(self.repo.cancel_asked, job.run_id)
         if asked is not None:
             return {"cancelled": asked}
+        if not job.temporary:
+            await asyncio.to_thread(self.repo.forget_journals, job.thread_id, job.run_id)
         await self.executor.start(job)
         begun = self.executor.begun(job.run_id)
         return {**begun, "writes": await self._writes(job, begun["head"]), "cancelled": None}
@@ -202,13 +169,12 @@ class Worker:
         writes = self.registry.backends.checkpointer.writes
         return len(await asyncio.to_thread(writes, job.thread_id, "", head))
 
-    async def supersteps(self, data: JSON, begun: JSON, fresh: bool) -> JSON:
-        """The superstep loop, in the workflow (its tasks and saves are the steps)."""
-        job = job_of(data)
+    async def supersteps(self, job: RunJob, begun: JSON, entries: Entries, fresh: bool) -> JSON:
+        """The superstep loop (its tasks and saves are entries of the journal)."""
         self.executor.adopt(job.run_id, begun)
         job = job if job.durability else replace(job, durability="sync")
         pin = Pin(begun.get("head"), int(begun.get("writes") or 0))
-        journal = None if job.temporary else DbosJournal(job.thread_id, pin, fresh)
+        journal = None if job.temporary else DbosJournal(job.thread_id, pin, entries, fresh)
         stored = await asyncio.to_thread(self.repo.last_event_id, job.run_id)
         events = EventLog(self.repo, job.run_id, stored)
         pump = asyncio.create_task(events.pump())
@@ -262,8 +228,7 @@ class Worker:
                 return
             await self.cancels.wait(asked)
 
-    async def settle(self, data: JSON, begun: JSON, outcome: JSON) -> JSON:
-        job = job_of(data)
+    async def settle(self, job: RunJob, begun: JSON, outcome: JSON) -> JSON:
         self.executor.adopt(job.run_id, {**begun, "asked": outcome.get("asked")})
         if begun.get("cancelled") is not None:  # never started
             if begun["cancelled"] == "rollback":
@@ -280,7 +245,9 @@ class Worker:
 
     def launch(self) -> None:
         install(self)
-        DBOS(config=config(self.options.url, self.executor_id, verbose=self.options.verbose))
+        settings = config(self.options.url, self.executor_id, verbose=self.options.verbose)
+        self.dbos_schema = str(settings.get("dbos_system_schema") or "dbos")
+        DBOS(config=settings)
         DBOS.launch()
         DBOS.register_queue(
             QUEUE,
@@ -315,21 +282,8 @@ class Worker:
 
 
 def install(w: Worker) -> None:
-    """Register the workflow and its steps with DBOS (before `DBOS.launch`)."""
-
-    @DBOS.step(name="agentc_start")
-    async def start(data: JSON) -> JSON:
-        return await w.start(data)
-
-    @DBOS.step(name="agentc_settle")
-    async def settle(data: JSON, begun: JSON, outcome: JSON) -> JSON:
-        return await w.settle(data, begun, outcome)
+    """Register the workflow with DBOS (before `DBOS.launch`)."""
 
     @DBOS.workflow(name=WORKFLOW)
     async def run(data: JSON) -> JSON:
-        begun = await start(data)
-        fresh = w.ran_start(data)
-        outcome: JSON = {"status": "interrupted", "result": None}
-        if begun.get("cancelled") is None:
-            outcome = await w.supersteps(data, begun, fresh)
-        return await settle(data, begun, outcome)
+        return await w.execute(data)

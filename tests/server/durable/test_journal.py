@@ -2,8 +2,8 @@
 without a journal the loop runs as it always did; with one, a run executed again after its
 process died replays the recorded tasks and saves, runs for real from the first one not
 recorded, and saves nothing twice, even a save that landed without its record. Shown with
-a journal in memory (the protocol's contract, for any engine) and with DBOS itself (its
-system database on SQLite, which DBOS 3.4 supports)."""
+a journal in memory (the protocol's contract, for any engine) and with DBOS itself on
+PostgreSQL (the worker's journal: `serve_journal`, written under the workflow's owner)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,10 @@ from agentc.runtime import serde
 from agentc.runtime.algo import Task, TaskResult
 from agentc.runtime.checkpoint.sqlite import SqliteCheckpointer
 from agentc.runtime.journal import Pin, journaled, take_journal
-from agentc.server.dbos_setup import JsonSerializer
-from agentc.server.worker import DbosJournal
+from agentc.server.dbos_setup import config
+from agentc.server.engine import RunJob
+from agentc.server.journal_pg import DbosJournal, open_entries, owner
+from agentc.server.repo_pg import JournalEntry, Owner, PostgresRepository, RunTakenOver
 
 APP = Path(__file__).resolve().parent / "journal_app" / "fan.agent"
 INPUT = {"messages": [{"role": "user", "content": "go"}]}
@@ -167,27 +169,20 @@ def test_a_save_that_landed_without_its_record_is_not_made_twice(fan: Any, tmp_p
     assert records[FANOUT_COMMIT][1] == store.list("t", "")[3].id  # the landed one adopted
 
 
-# ---- DBOS (its system database on SQLite)
+# ---- DBOS on PostgreSQL, the journal in `serve_journal`
 
 GRAPH: dict[str, Any] = {}
-FRESH: set[str] = set()
-
-
-@DBOS.step(name="journal_test_pin")
-async def _pin(thread: str) -> Any:
-    FRESH.add(thread)
-    store = GRAPH["store"]
-    head = store.get(thread, "", None)
-    writes = len(store.writes(thread, "", head.id)) if head is not None else 0
-    return {"head": head.id if head is not None else None, "writes": writes}
 
 
 @DBOS.workflow(name="journal_test_run")
 async def _workflow(thread: str, graph: str = "fan", resume: str | None = None) -> Any:
-    pin = await _pin(thread)
-    fresh = thread in FRESH
-    FRESH.discard(thread)
-    journal = DbosJournal(thread, Pin(pin["head"], pin["writes"]), fresh)
+    job = RunJob(run_id=GRAPH["key"], thread_id=thread, assistant_id="", graph_id=graph)
+    owns = owner(GRAPH["schema"])
+    assert owns is not None  # the entries are written under this execution's ownership
+    entries = await open_entries(GRAPH["repo"], owns, job)
+    pin = await entries.once("journal_test_pin", lambda: _pin(thread))
+    fresh = not entries.replaying
+    journal = DbosJournal(thread, Pin(pin["head"], pin["writes"]), entries, fresh)
     value = INPUT if resume is None else agentc.Command(resume=resume)
     with journaled(journal):
         out = await GRAPH[graph].ainvoke(value, {"configurable": {"thread_id": thread}})
@@ -196,60 +191,95 @@ async def _workflow(thread: str, graph: str = "fan", resume: str | None = None) 
     return {"answer": out.get("answer"), "asked": "__interrupt__" in out}
 
 
+async def _pin(thread: str) -> Any:
+    store = GRAPH["store"]
+    head = store.get(thread, "", None)
+    writes = len(store.writes(thread, "", head.id)) if head is not None else 0
+    return {"head": head.id if head is not None else None, "writes": writes}
+
+
 @pytest.fixture
-def dbos(tmp_path: Path) -> Any:
-    DBOS(
-        config={
-            "name": "agentc_journal_test",
-            "system_database_url": f"sqlite:///{tmp_path / 'dbos.sqlite'}",
-            "serializer": JsonSerializer(),
-            "log_level": "WARNING",
-        }
-    )
+def dbos(pg_url: str) -> Any:
+    settings = config(pg_url, "journal-test")
+    repo = PostgresRepository(pg_url)
+    GRAPH.update(repo=repo, schema=settings["dbos_system_schema"], key="run-1")
+    DBOS(config=settings)
     DBOS.launch()
     try:
-        yield DBOS
+        yield repo
     finally:
         DBOS.destroy()
+        repo.close()
 
 
-def test_dbos_records_each_task_and_save_and_replays_them(
-    fan: Any, dbos: Any, tmp_path: Path
+def _journal(repo: PostgresRepository) -> list[tuple[str, Any]]:
+    entries = repo.journal(GRAPH["key"])
+    return [entries[i] for i in sorted(entries)]
+
+
+def _forget_last(repo: PostgresRepository) -> None:
+    """What a death between the last save and its entry leaves: the save, not the entry."""
+    repo._exec("DELETE FROM serve_journal WHERE run_id = ? AND seq = ?",
+               (GRAPH["key"], len(_journal(repo)) - 1))  # fmt: skip
+
+
+def test_dbos_journals_each_task_and_save_and_replays_them(
+    fan: Any, dbos: PostgresRepository, tmp_path: Path
 ) -> None:
     graph, store = fan
     GRAPH.update(fan=graph, store=store)
     handle = DBOS.start_workflow(_workflow, "t")
     out = handle.get_result()
     assert out[-1] == "done: a,b,c"
-    steps = DBOS.list_workflow_steps(handle.workflow_id)
-    names = [s["function_name"] for s in steps]
+    assert DBOS.list_workflow_steps(handle.workflow_id) == []  # all in the journal
+    entries = _journal(dbos)
+    names = [name for name, _ in entries]
     assert names == ["journal_test_pin", *(f"agentc_{r}" for r in RECORDS)]
-    stored = [s["output"] for s in steps if s["function_name"] == "agentc_checkpoint"]
-    assert stored == [c.id for c in store.list("t", "")]
+    saved = [o["saved"] for name, o in entries if name == "agentc_checkpoint"]
+    assert saved == [c.id for c in store.list("t", "")]
 
-    # run it again from its last save as a recovery would after a death between that
-    # save and its record: nothing runs again, nothing is saved twice
-    last = steps[-1]["function_id"]
-    again = DBOS.fork_workflow(handle.workflow_id, last).get_result()
+    # run it again as a recovery would after a death between the last save and its
+    # entry: nothing runs again, nothing is saved twice, the landed save is adopted
+    _forget_last(dbos)
+    again = DBOS.fork_workflow(handle.workflow_id, 1).get_result()
     assert again == out
     assert _calls(tmp_path) == ["a", "b", "c"]
     assert _steps(store, "t") == [-1, 0, 1, 2, 3]
+    assert _journal(dbos) == entries
 
 
-def test_dbos_records_a_pause_and_its_resume(fan: Any, dbos: Any, tmp_path: Path) -> None:
+def test_dbos_journals_a_pause_and_its_resume(
+    fan: Any, dbos: PostgresRepository, tmp_path: Path
+) -> None:
     _, store = fan
     GRAPH.update(ask=agentc.load(APP, checkpointer=store)["ask"], store=store)
     asked = DBOS.start_workflow(_workflow, "q", "ask")
     assert asked.get_result() == {"answer": "", "asked": True}
-    steps = DBOS.list_workflow_steps(asked.workflow_id)
-    names = [s["function_name"] for s in steps]
+    names = [name for name, _ in _journal(dbos)]
     assert names[-2:] == ["agentc_task:q", "agentc_writes"]  # the question, saved once
     writes_before = len(store.writes("q", "", store.get("q", "", None).id))
 
-    # replaying the paused run (as a recovery from its last save would) saves nothing again
-    again = DBOS.fork_workflow(asked.workflow_id, steps[-1]["function_id"]).get_result()
+    # replaying the paused run (as a recovery after its last save would) saves nothing again
+    _forget_last(dbos)
+    again = DBOS.fork_workflow(asked.workflow_id, 1).get_result()
     assert again == {"answer": "", "asked": True}
     assert len(store.writes("q", "", store.get("q", "", None).id)) == writes_before
 
+    GRAPH["key"] = "run-2"
     answered = DBOS.start_workflow(_workflow, "q", "ask", "yes").get_result()
     assert answered == {"answer": "yes", "asked": False}
+
+
+def test_an_execution_that_no_longer_owns_the_workflow_records_nothing(
+    fan: Any, dbos: PostgresRepository
+) -> None:
+    graph, store = fan
+    GRAPH.update(fan=graph, store=store)
+    handle = DBOS.start_workflow(_workflow, "t")
+    handle.get_result()
+    schema = GRAPH["schema"]
+    entry = JournalEntry(GRAPH["key"], 99, "t", "agentc_task:call", {"result": None})
+    taken = Owner(schema, handle.workflow_id, "another execution's token")
+    with pytest.raises(RunTakenOver):
+        dbos.record(entry, taken)
+    assert 99 not in dbos.journal(GRAPH["key"])

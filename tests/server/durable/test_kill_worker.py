@@ -1,6 +1,6 @@
 """Two workers on one PostgreSQL; `kill -9` of the one in the middle of a superstep of three
 parallel tool calls; the other recovers its workflow and finishes the run: the calls that
-finished (recorded as steps, their superstep not yet saved) are not run again, no
+finished (recorded in the run's journal, their superstep not yet saved) are not run again, no
 superstep is saved twice, and the final state equals an uninterrupted run's."""
 
 from __future__ import annotations
@@ -27,11 +27,10 @@ def _calls(records: Path, thread: str) -> Counter[str]:
 
 
 def _recorded(db: str, run_id: str) -> list[tuple[str, Any]]:
-    """The steps DBOS recorded for the run's workflow: (name, output), in step order."""
-    schema = str(sql(db, "SELECT current_schema()")[0][0]) + "_dbos"
-    rows = sql(db, f'SELECT function_name, output FROM "{schema}".operation_outputs '
-               "WHERE workflow_uuid = ? ORDER BY function_id", run_id)  # fmt: skip
-    return [(str(name), None if out is None else json.loads(str(out))) for name, out in rows]
+    """The run's journal: each task and save recorded, (name, output), in order."""
+    rows = sql(db, "SELECT name, output FROM serve_journal WHERE run_id = ? ORDER BY seq",
+               run_id)  # fmt: skip
+    return [(str(name), json.loads(str(out))) for name, out in rows]
 
 
 def _finished_calls(db: str, run_id: str) -> int:
@@ -101,7 +100,7 @@ def test_a_worker_killed_mid_superstep_is_finished_by_another(
         # each task and save recorded once; every save is one checkpoint, none saved twice
         recorded = _recorded(pg_url, run["run_id"])
         assert _finished_calls(pg_url, run["run_id"]) == 3
-        saved = [out for name, out in recorded if name == "agentc_checkpoint"]
+        saved = [out["saved"] for name, out in recorded if name == "agentc_checkpoint"]
         assert saved == _checkpoint_ids(pg_url, killed)
     finally:
         for p in procs:
