@@ -65,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    if from_command_line and args.command in RECORDS_ONLY:
+        from .ir.construct import use_records
+
+        use_records()
     if from_command_line:
         try:
             _preload(args.command, paused)
@@ -88,8 +92,11 @@ SIGPIPE_EXIT = 141  # what a shell reports for a writer killed by SIGPIPE (128 +
 # What every run that gets past its command line imports anyway: the IR, the runtime, the
 # message types and the model source (a compile or usage error then pays for them too).
 PRELOAD: dict[str, tuple[str, ...]] = {
-    "run": ("agentc.ir", "agentc.runtime", "agentc.stdlib.models"),
+    "run": ("agentc.ir.program", "agentc.runtime", "agentc.stdlib.models"),
 }
+# Commands that only check: from the command line the process builds the IR as plain
+# records (`ir/records.py`) and never imports pydantic's models, since nothing validates.
+RECORDS_ONLY = frozenset({"check"})
 # Commands whose first pydantic validator may learn "no plugins" without pydantic's scan of
 # every installed distribution (`agentc/runner/plugin_scan.py`).
 PLUGIN_SCAN_SKIPPED = frozenset({"run"})

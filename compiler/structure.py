@@ -25,6 +25,7 @@ Invariant: the IR is only read.
 from __future__ import annotations
 
 import enum
+import functools
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -126,18 +127,20 @@ class Reach:
     graph: ir.Graph
     succ: dict[str, set[str]]
     pred: dict[str, set[str]]
+    edges: tuple[GEdge, ...] = ()  # `graph_edges(graph)`, listed once for every check
 
     @classmethod
     def of(cls, graph: ir.Graph) -> Reach:
         names = [ir.START, *(n.name for n in graph.nodes), ir.END]
         succ: dict[str, set[str]] = {n: set() for n in names}
         pred: dict[str, set[str]] = {n: set() for n in names}
-        for e in graph_edges(graph):
+        edges = tuple(graph_edges(graph))
+        for e in edges:
             succ.setdefault(e.source, set()).add(e.target)
             pred.setdefault(e.target, set()).add(e.source)
             succ.setdefault(e.target, set())
             pred.setdefault(e.source, set())
-        return cls(graph, succ, pred)
+        return cls(graph, succ, pred, edges)
 
     def descendants(self, node: str) -> set[str]:
         return _walk(self.succ, node)
@@ -151,22 +154,37 @@ class Reach:
     def runnable(self) -> set[str]:
         """Nodes some run can reach from START, where a join's target counts only once
         every one of its sources can run (a barrier that is never released lets no one in)."""
-        free: dict[str, set[str]] = {}
-        for e in graph_edges(self.graph):
+        return set(self._runnable)
+
+    @functools.cached_property
+    def _runnable(self) -> frozenset[str]:
+        # Each join counts its sources not yet reached and is released when none is left,
+        # so a node and a join are each visited once (rescanning every join after each
+        # release was quadratic in a chain of joins).
+        free: dict[str, list[str]] = {}
+        for e in self.edges or graph_edges(self.graph):
             if e.kind is not EdgeKind.JOIN:
-                free.setdefault(e.source, set()).add(e.target)
-        seen = {ir.START}
-        queue = deque(seen)
-        while True:
-            while queue:  # each node is walked once, however many joins release in turn
-                for nxt in free.get(queue.popleft(), set()) - seen:
-                    seen.add(nxt)
-                    queue.append(nxt)
-            released = {j.target for j in self.graph.joins if set(j.sources) <= seen} - seen
-            if not released:
-                return seen - {ir.START}
-            seen |= released
-            queue.extend(released)
+                free.setdefault(e.source, []).append(e.target)
+        joins = self.graph.joins
+        waiting = [len(set(j.sources)) for j in joins]
+        joins_of: dict[str, list[int]] = {}
+        for i, j in enumerate(joins):
+            for source in set(j.sources):
+                joins_of.setdefault(source, []).append(i)
+        seen: set[str] = set()
+        queue = deque([ir.START, *(j.target for j, w in zip(joins, waiting, strict=True) if not w)])
+        while queue:
+            node = queue.popleft()
+            if node in seen:
+                continue
+            seen.add(node)
+            queue.extend(free.get(node, ()))
+            for i in joins_of.get(node, ()):
+                waiting[i] -= 1
+                if not waiting[i]:
+                    queue.append(joins[i].target)
+        seen.discard(ir.START)
+        return frozenset(seen)
 
 
 def _walk(adjacent: dict[str, set[str]], start: str) -> set[str]:
@@ -201,7 +219,7 @@ def check_dangling(view: Reach) -> Iterator[Diagnostic]:
                 notes=("its nodes are " + ", ".join(f"`{n.name}`" for n in view.graph.nodes),),
                 help=did_you_mean(i.node, (n.name for n in view.graph.nodes)),
             )
-    for e in graph_edges(view.graph):  # joins and declared goto targets included
+    for e in view.edges or graph_edges(view.graph):  # joins and goto targets included
         for end in dict.fromkeys((e.source, e.target)):
             if end not in known and e.span is not None:
                 yield error(
@@ -218,6 +236,9 @@ def check_dangling(view: Reach) -> Iterator[Diagnostic]:
 def check_reachable(view: Reach) -> Iterator[Diagnostic]:
     reached = view.descendants(ir.START)
     runnable = view.runnable()
+    joins_into: dict[str, list[ir.JoinSpec]] = {}
+    for j in view.graph.joins:
+        joins_into.setdefault(j.target, []).append(j)
     for n in view.graph.nodes:
         if n.name not in reached:
             yield warning(
@@ -233,15 +254,16 @@ def check_reachable(view: Reach) -> Iterator[Diagnostic]:
                 f"node `{n.name}` can never run",
                 _name_span(n),
                 "it is reached only through a join that waits for a node that never runs",
-                notes=tuple(_blocked_joins(view, n.name, runnable)),
+                notes=tuple(_blocked_joins(joins_into.get(n.name, []), runnable)),
                 help="drop that source from the join, or add an edge that reaches it",
             )
 
 
-def _blocked_joins(view: Reach, target: str, runnable: set[str]) -> Iterator[str]:
-    for j in view.graph.joins:
+def _blocked_joins(joins: list[ir.JoinSpec], runnable: set[str]) -> Iterator[str]:
+    """The joins into one node (in declaration order) that wait for a node that never runs."""
+    for j in joins:
         missing = [s for s in j.sources if s not in runnable]
-        if j.target == target and missing:
+        if missing:
             names = ", ".join(f"`{s}`" for s in missing)
             yield f"the join at line {j.span.line} also waits for {names}"
 

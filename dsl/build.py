@@ -11,7 +11,6 @@ sign directly before a number folded into the number.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -61,8 +60,7 @@ class AstBuilder(TestBlockRules):
     def __init__(self, source: SourceFile) -> None:
         self.source = source
         self.diagnostics: list[Diagnostic] = []
-        self._starts = source._line_starts
-        self._positions: dict[int, Pos] = {}
+        self._pos: Callable[[int], Pos] = source.positions()  # Lark's offsets → Pos, cached
         self._rules: dict[str, Callable[[At, Children], Any]] = {}
 
     def transform(self, tree: Tree[Token]) -> Any:
@@ -76,14 +74,6 @@ class AstBuilder(TestBlockRules):
         return rule(None if meta.empty else (meta.start_pos, meta.end_pos), children)
 
     # ------------------------------------------------------------ helpers
-
-    def _pos(self, offset: int) -> Pos:
-        # Lark offsets always lie inside the text, so SourceFile.pos's clamping is skipped.
-        pos = self._positions.get(offset)
-        if pos is None:
-            line = bisect_right(self._starts, offset)
-            pos = self._positions[offset] = Pos(line, offset - self._starts[line - 1] + 1, offset)
-        return pos
 
     def _span(self, at: At) -> Span:
         if at is None:
@@ -391,7 +381,12 @@ class AstBuilder(TestBlockRules):
         return ast.Ref(parts=tuple(children), span=self._span(at))
 
     def name(self, at: At, children: Children) -> ast.Name:
-        return self._name(children[0])
+        # The commonest rule by far (every name of a file): its span is built inline.
+        if at is None:
+            return self._name(children[0])
+        pos = self._pos
+        span = Span(self.source.name, pos(at[0]), pos(at[1]))
+        return ast.Name(text=str(children[0].value), span=span)
 
     def string(self, at: At, children: Children) -> ast.StringLit:
         token = children[0]

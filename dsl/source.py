@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .astclass import Record, record
@@ -64,6 +65,26 @@ class SourceFile:
 
     def span(self, start: int, end: int) -> Span:
         return Span(self.name, self.pos(start), self.pos(max(start, end)))
+
+    def positions(self) -> Callable[[int], Pos]:
+        """`pos` for a parser's offsets (always inside the file, so unclamped), each made
+        once; the line is read from a table by index, not bisected: a big file asks for
+        tens of thousands of positions."""
+        starts, made = self._line_starts, {}
+        line_of: list[int] = []
+        for line, (begin, stop) in enumerate(
+            zip(starts, (*starts[1:], len(self.text) + 1), strict=True), 1
+        ):
+            line_of += [line] * (stop - begin)
+
+        def pos(offset: int) -> Pos:
+            found = made.get(offset)
+            if found is None:
+                line = line_of[offset]
+                found = made[offset] = Pos(line, offset - starts[line - 1] + 1, offset)
+            return found
+
+        return pos
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line without its newline."""

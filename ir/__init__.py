@@ -19,78 +19,99 @@ hooks without a node apply to every model node, `before_agent`/`after_agent` sit
 
 from __future__ import annotations
 
-from .agent import (
-    MCP_ALL_TOOLS,
-    AgentSpec,
-    HookPoint,
-    InjectedArg,
-    InjectedKind,
-    JumpTarget,
-    McpToolRef,
-    MiddlewareOrigin,
-    MiddlewareSpec,
-    ModelSpec,
-    OutputSpec,
-    OutputStrategy,
-    ProviderToolSpec,
-    ToolSpec,
-)
-from .base import (
-    END,
-    IR_VERSION,
-    JSON,
-    START,
-    ChannelSpec,
-    Frozen,
-    ImportRef,
-    ModuleKind,
-    ModuleSpec,
-    SchemaSpec,
-    SourceRef,
-    SourceSpan,
-    TypeSpec,
-    dump_json,
-)
-from .construct import trusted_build
-from .nodes import (
-    AnswerKind,
-    ModelNodeConfig,
-    SubgraphNodeConfig,
-    Template,
-    TemplateField,
-    ToolNodeConfig,
-)
-from .program import (
-    BoolCond,
-    Bound,
-    BranchCase,
-    BranchKind,
-    BranchSpec,
-    CachePolicy,
-    CheckpointKind,
-    CheckpointSpec,
-    CompareCond,
-    Condition,
-    EdgeSpec,
-    FieldCond,
-    Graph,
-    GraphHook,
-    GraphKind,
-    InterruptSpec,
-    InterruptWhen,
-    JoinSpec,
-    Limits,
-    LiteralCond,
-    NodeKind,
-    NodeSpec,
-    NotCond,
-    PredicateCond,
-    Program,
-    RetryPolicy,
-    StoreKind,
-    StoreSpec,
-    TraceSpec,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the checker sees the real names; at run time `__getattr__` loads them
+    from .agent import (
+        MCP_ALL_TOOLS,
+        AgentSpec,
+        HookPoint,
+        InjectedArg,
+        InjectedKind,
+        JumpTarget,
+        McpToolRef,
+        MiddlewareOrigin,
+        MiddlewareSpec,
+        ModelSpec,
+        OutputSpec,
+        OutputStrategy,
+        ProviderToolSpec,
+        ToolSpec,
+    )
+    from .base import (
+        END,
+        IR_VERSION,
+        JSON,
+        START,
+        ChannelSpec,
+        Frozen,
+        ImportRef,
+        ModuleKind,
+        ModuleSpec,
+        SchemaSpec,
+        SourceRef,
+        SourceSpan,
+        TypeSpec,
+    )
+    from .construct import dump_json, trusted_build
+    from .nodes import (
+        AnswerKind,
+        ModelNodeConfig,
+        SubgraphNodeConfig,
+        Template,
+        TemplateField,
+        ToolNodeConfig,
+    )
+    from .program import (
+        BoolCond,
+        Bound,
+        BranchCase,
+        BranchKind,
+        BranchSpec,
+        CachePolicy,
+        CheckpointKind,
+        CheckpointSpec,
+        CompareCond,
+        Condition,
+        EdgeSpec,
+        FieldCond,
+        Graph,
+        GraphHook,
+        GraphKind,
+        InterruptSpec,
+        InterruptWhen,
+        JoinSpec,
+        Limits,
+        LiteralCond,
+        NodeKind,
+        NodeSpec,
+        NotCond,
+        PredicateCond,
+        Program,
+        RetryPolicy,
+        StoreKind,
+        StoreSpec,
+        TraceSpec,
+    )
+
+# The models load on the first name asked for, not with the package: a process that only
+# checks makes them plain records first (`construct.use_records`), and a submodule such as
+# `agentc.ir.construct` imports without them.
+_MODULES = ("agentc.ir.base", "agentc.ir.agent", "agentc.ir.nodes", "agentc.ir.program")
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'agentc.ir' has no attribute {name!r}")
+    scope = globals()
+    for module_name in _MODULES:
+        module = importlib.import_module(module_name)
+        scope.update((n, getattr(module, n)) for n in __all__ if hasattr(module, n))
+    construct = importlib.import_module("agentc.ir.construct")
+    scope.update(trusted_build=construct.trusted_build, dump_json=construct.dump_json)
+    return scope[name]
+
 
 __all__ = [
     "AgentSpec",

@@ -4,9 +4,7 @@ middleware."""
 import enum
 from typing import Literal
 
-from pydantic import Field
-
-from .base import JSON, ChannelSpec, Frozen, ImportRef, SourceSpan
+from .base import JSON, ChannelSpec, Field, Frozen, ImportRef, SourceSpan
 
 # ---------------------------------------------------------------- models and tools
 

@@ -2,10 +2,9 @@
 schemas and state channels."""
 
 import enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict
-
+from . import construct
 from .construct import TRUSTED, build
 
 IR_VERSION = 1
@@ -14,18 +13,23 @@ END = "__end__"
 
 JSON = Any  # a JSON value: None, bool, int, float, str, list[JSON], dict[str, JSON]
 
+if TYPE_CHECKING or not construct.RECORDS:
+    from pydantic import BaseModel, ConfigDict, Field
 
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    class Frozen(BaseModel):
+        model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
-    def __init__(self, /, **data: Any) -> None:
-        if TRUSTED.get():  # the compiler's own values (ir/construct.py)
-            build(self, data)
-        else:
-            super().__init__(**data)
+        def __init__(self, /, **data: Any) -> None:
+            if TRUSTED.get():  # the compiler's own values (ir/construct.py)
+                build(self, data)
+            else:
+                super().__init__(**data)
 
-    # pydantic treats this as its own `__init__`: validation never calls it
-    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+        # pydantic treats this as its own `__init__`: validation never calls it
+        __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+else:  # a process that only checks: the same models as plain records, no pydantic
+    from .records import Field, Frozen  # noqa: F401 — Field: for the IR modules
 
 
 class SourceSpan(Frozen):
@@ -113,18 +117,3 @@ class ChannelSpec(Frozen):
     output: bool = True  # included in the run's result
     ephemeral: bool = False  # cleared after each step (`jump_to`)
     span: SourceSpan
-
-
-def dump_json(value: Any) -> Any:
-    """`model.model_dump(mode="json")` for IR the compiler built (`trusted_build`), without
-    building the model's pydantic serialiser: models by their fields in order, enums by
-    value, tuples as lists. The IR has no aliases and no custom serialisers."""
-    if isinstance(value, BaseModel):
-        return {name: dump_json(getattr(value, name)) for name in type(value).__pydantic_fields__}
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, list | tuple):
-        return [dump_json(v) for v in value]
-    if isinstance(value, dict):
-        return {dump_json(k): dump_json(v) for k, v in value.items()}
-    return value

@@ -20,12 +20,15 @@ import contextlib
 import contextvars
 import copy
 import enum
+import sys
 import types
 import typing
 from collections.abc import Callable, Iterator
 from typing import Any
 
 TRUSTED = contextvars.ContextVar("agentc_ir_trusted", default=False)
+# True: the IR's models are plain records (`ir/records.py`), chosen before they first load
+RECORDS = False
 _IMMUTABLE = (type(None), bool, int, float, str, bytes, tuple, frozenset, enum.Enum)
 Builder = Callable[..., None]
 _BUILDERS: dict[type, Builder] = {}
@@ -39,6 +42,17 @@ def trusted_build() -> Iterator[None]:
         yield
     finally:
         TRUSTED.reset(token)
+
+
+def use_records() -> bool:
+    """Make the IR's models plain records (`ir/records.py`) in this process, if they have not
+    loaded yet; True when they will be records. Only for a process that does nothing but
+    check (`agentc check` from the command line): records are never validated and have no
+    pydantic schema, so nothing in the process may need the pydantic IR afterwards."""
+    global RECORDS
+    if "agentc.ir.base" not in sys.modules:
+        RECORDS = True
+    return RECORDS
 
 
 def build(model: Any, data: dict[str, Any]) -> None:
@@ -88,6 +102,23 @@ def _compile(cls: type) -> Builder:
     return builder
 
 
+def dump_json(value: Any) -> Any:
+    """`model.model_dump(mode="json")` for IR the compiler built (`trusted_build`), without
+    building the model's pydantic serialiser: models (pydantic's or `ir/records.py`'s) by
+    their fields in order, enums by value, tuples as lists. The IR has no aliases and no
+    custom serialisers."""
+    fields = getattr(value.__class__, "__pydantic_fields__", None)
+    if fields is not None:
+        return {name: dump_json(getattr(value, name)) for name in fields}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, list | tuple):
+        return [dump_json(v) for v in value]
+    if isinstance(value, dict):
+        return {dump_json(k): dump_json(v) for k, v in value.items()}
+    return value
+
+
 def _is_float(annotation: Any) -> bool:
     """`float` or `float | None`: validation turns an int into a float there (`2` → `2.0`,
     e.g. a retry's `backoff_factor: 2`)."""
@@ -98,4 +129,4 @@ def _is_float(annotation: Any) -> bool:
     return origin in (typing.Union, types.UnionType) and set(args) == {float, type(None)}
 
 
-__all__ = ["TRUSTED", "build", "trusted_build"]
+__all__ = ["RECORDS", "TRUSTED", "build", "dump_json", "trusted_build", "use_records"]

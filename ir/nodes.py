@@ -8,10 +8,8 @@ at both ends and a config the factory cannot read is a bind error, not a KeyErro
 
 import enum
 
-from pydantic import Field
-
 from .agent import ModelSpec, OutputSpec, ToolSpec
-from .base import JSON, Frozen, SourceSpan
+from .base import JSON, Field, Frozen, SourceSpan
 
 
 class TemplateField(Frozen):

@@ -4,13 +4,12 @@ checkpointing, the long-term store, and the `Program` that holds the graphs."""
 import enum
 from typing import Annotated, Literal
 
-from pydantic import Field
-
 from .agent import AgentSpec, HookPoint
 from .base import (
     IR_VERSION,
     JSON,
     ChannelSpec,
+    Field,
     Frozen,
     ImportRef,
     ModuleSpec,
