@@ -386,8 +386,9 @@ class StepRunner:
         )
 
     async def call(self, node: BoundNode, state: Any, ctx: TaskContext, lone: bool) -> Any:
-        # F2: under a step or node timeout, sync tool bodies run in the pool, where it can fire
-        with deadline_scope(node.timeout_s is not None or self.env.spec.step_timeout is not None):
+        if node.timeout_s is None and self.env.spec.step_timeout is None:
+            return await self._call(node, state, ctx, lone)  # no deadline: no scope to enter
+        with deadline_scope():  # F2: sync tool bodies run in the pool, where it can fire
             return await self._call(node, state, ctx, lone)
 
     async def _call(self, node: BoundNode, state: Any, ctx: TaskContext, lone: bool) -> Any:
@@ -440,8 +441,7 @@ def check_payload(node: BoundNode, payload: Any) -> None:
 
 
 async def _timed(node: BoundNode, aw: Any) -> Any:
-    if node.timeout_s is None:
-        return await aw
+    assert node.timeout_s is not None  # called only for a node with a timeout
     try:
         return await asyncio.wait_for(aw, node.timeout_s)
     except TimeoutError as exc:

@@ -194,8 +194,8 @@ async def work_flaky_first(i):
 
 
 async def work_slow(i):
-    try:
-        await asyncio.sleep(2)
+    try:  # waits for an event nobody sets: only the step timeout ends it, however slow
+        await asyncio.Event().wait()
     except asyncio.CancelledError:
         KNOBS["cancelled"] = True
         raise
@@ -239,7 +239,7 @@ def down(state):
 
 
 async def sleeps(state):
-    await asyncio.sleep(2)
+    await asyncio.Event().wait()  # never set: only the node timeout ends it
 
 
 # ---------------------------------------------------------------- interrupts
