@@ -40,6 +40,7 @@ class Callee:
     fn: Callable[..., Any]
     wants_ctx: bool
     is_async: bool
+    state_only: bool = False  # a router marked `state_only`: called without a task context
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +178,9 @@ def callee(obj: Any, spec: ir.NodeSpec | ir.BranchSpec, graph: ir.Graph, env: En
     if not callable(obj):
         ref = spec.impl if isinstance(spec, ir.NodeSpec) else spec.router
         raise BindError(f"`{ref.key if ref is not None else spec}` is not callable", span=spec.span)
-    return Callee(obj, _wants_ctx(obj), _is_async(obj))
+    wants_ctx = _wants_ctx(obj)
+    state_only = not wants_ctx and getattr(obj, "__agentc_state_only__", False) is True
+    return Callee(obj, wants_ctx, _is_async(obj), state_only)
 
 
 def _is_async(fn: Any) -> bool:

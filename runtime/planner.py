@@ -39,14 +39,18 @@ async def plan_next(loop: Loop, ran: list[tuple[Task, TaskResult]]) -> list[Task
             if branch.router is None:
                 targets.extend(when_target(branch.cases, view))
                 continue
-            answer = route(loop, branch.router, branch, view)
-            if inspect.isawaitable(answer):
+            router = branch.router
+            answer = router.fn(view) if router.state_only else route(loop, router, branch, view)
+            if type(answer) not in _PLAIN and inspect.isawaitable(answer):
                 answer = await answer
             targets.extend(route_targets(branch.spec, answer))
     flow = loop.b.flow
     if flow is not None:
         targets, loop.waits = advance(flow, loop.waits, [t for t, _ in ran], targets)
     return plan_tasks(loop.step + 1, targets, loop.b.nodes)
+
+
+_PLAIN = (str, list)  # a router's usual answers: never awaitable
 
 
 def route(loop: Loop, router: Callee, branch: BoundBranch, view: Mapping[str, Any]) -> Any:

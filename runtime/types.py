@@ -41,6 +41,14 @@ def factory(fn: F) -> F:
     return fn
 
 
+def state_only(fn: F) -> F:
+    """Mark a router that reads only the state it is given, never the running task
+    (`get_config`, `get_store`, `interrupt`): the runtime calls it without making a task
+    context for it (the stdlib's agent routers, called twice per tool round trip)."""
+    fn.__agentc_state_only__ = True  # type: ignore[attr-defined]
+    return fn
+
+
 @dataclass(frozen=True, slots=True)
 class Send:
     """Start one task of `node` in the next step with `arg` as its input (C2, E5)."""

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...ir import BranchSpec, Graph
-from ...runtime.types import BindEnv, Send, factory
+from ...runtime.types import BindEnv, Send, factory, state_only
 from .. import routing
 from .spec import STATE_KEY, TOOL_CALL_KEY, agent_of, all_tool_specs, needs_state
 from .tools import structured_names
@@ -34,6 +34,7 @@ def model_to_tools(
     names = structured_names(agent, env)
     with_state = needs_state(agent)
 
+    @state_only  # pure functions of the state (see above)
     def route(state: State) -> str | list[Send]:
         decision = routing.after_model(state, names)
         if isinstance(decision, routing.Route):
@@ -52,6 +53,7 @@ def tools_to_model(spec: BranchSpec, graph: Graph, env: BindEnv) -> Callable[[St
     direct = {t.name: t.return_direct for t in all_tool_specs(agent)}
     names = structured_names(agent, env)
 
+    @state_only  # pure functions of the state (see above)
     def route(state: State) -> str:
         return routing.after_tools(state, direct, names).value
 
@@ -62,6 +64,7 @@ def tools_to_model(spec: BranchSpec, graph: Graph, env: BindEnv) -> Callable[[St
 def model_to_model(spec: BranchSpec, graph: Graph, env: BindEnv) -> Callable[[State], str]:
     """C2/G4 with no tools node: retry until a fresh structured answer ends the run."""
 
+    @state_only  # pure functions of the state (see above)
     def route(state: State) -> str:
         return routing.after_model_no_tools(state).value
 
@@ -72,6 +75,7 @@ def model_to_model(spec: BranchSpec, graph: Graph, env: BindEnv) -> Callable[[St
 def hook_router(spec: BranchSpec, graph: Graph, env: BindEnv) -> Callable[[State], str]:
     """A hook with declared jumps: its `jump_to`, else the default edge."""
 
+    @state_only  # pure functions of the state (see above)
     def route(state: State) -> str:
         jump = routing.jump_route(state)
         return jump.value if jump is not None else "default"
