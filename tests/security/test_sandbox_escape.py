@@ -81,10 +81,16 @@ def unprivileged_refusal() -> str | None:
     if user is None:
         return None
     probe = [sys.executable, "-c", "import agentc.stdlib.middleware.shell_tool"]
-    done = subprocess.run(probe, capture_output=True, text=True, user=user, cwd="/", check=False)
-    if done.returncode != 0:
+    try:  # an interpreter the user may not even execute fails in Popen, not with a code
+        done = subprocess.run(
+            probe, capture_output=True, text=True, user=user, cwd="/", check=False
+        )
+        why = done.stderr.strip()[-200:] if done.returncode != 0 else None
+    except OSError as e:
+        why = str(e)
+    if why is not None:
         return (
-            f"uid {user} cannot run this checkout's Python ({done.stderr.strip()[-200:]}); "
+            f"uid {user} cannot run this checkout's Python ({why}); "
             "put the checkout and its virtual environment where other users can read them"
         )
     return None
