@@ -8,6 +8,7 @@ import threading
 
 import pytest
 from support.graphs import GRAPHS, agent_graph
+from support.placements import placements
 
 from agentc.runtime import (
     InvalidConfigError,
@@ -218,19 +219,8 @@ def test_E5_cheap_lone_sync_node_runs_inline_blocking_one_in_a_thread(nodes, mon
 
     # asserts on what the placement rule was given, not on one sample: on a busy machine a
     # pool call may look blocked (a wait for the GIL), which only delays the move inline
-    seen: list[tuple] = []
-    call, observe = SyncPolicy.call, SyncPolicy.observe
-
-    def counted_call(self, fn, args, kwargs, inline):
-        seen.append(("call", inline))
-        return call(self, fn, args, kwargs, inline)
-
-    def counted_observe(self, cpu_ns, blocked, inline):
-        seen.append(("observe", cpu_ns, blocked))
-        return observe(self, cpu_ns, blocked, inline)
-
-    monkeypatch.setattr(SyncPolicy, "call", counted_call)
-    monkeypatch.setattr(SyncPolicy, "observe", counted_observe)
+    observe = SyncPolicy.observe  # the rule itself, for the replay below
+    seen = placements(monkeypatch)
     loop_thread = []
 
     async def run(g):

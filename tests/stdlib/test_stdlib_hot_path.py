@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
+from support.placements import placements, replayed
 from support.stdlib_kit import make_agent
 
 from agentc.stdlib import agent as ag
@@ -66,40 +67,6 @@ def test_B4_needs_repair_agrees_with_the_full_patch():
         )
 
 
-def _placements(monkeypatch):
-    """What the placement rule was given and decided, call by call: ("call", inline) as each
-    sync call starts, ("observe", cpu_ns, blocked, inline) for each sample it counted."""
-    from agentc.runtime.inline import SyncPolicy
-
-    seen: list[tuple] = []
-    call, observe = SyncPolicy.call, SyncPolicy.observe
-
-    def counted_call(self, fn, args, kwargs, inline):
-        seen.append(("call", inline))
-        return call(self, fn, args, kwargs, inline)
-
-    def counted_observe(self, cpu_ns, blocked, inline):
-        seen.append(("observe", cpu_ns, blocked, inline))
-        return observe(self, cpu_ns, blocked, inline)
-
-    monkeypatch.setattr(SyncPolicy, "call", counted_call)
-    monkeypatch.setattr(SyncPolicy, "observe", counted_observe)
-    return seen
-
-
-def _replayed(seen: list[tuple]) -> list[bool]:
-    """The rule replayed on the samples it saw: where each call had to run."""
-    from agentc.runtime.inline import Placement, SyncPolicy
-
-    policy, where = SyncPolicy(), []
-    for event in list(seen):  # a copy: the replay's own samples are counted too
-        if event[0] == "call":
-            where.append(policy.placement is Placement.INLINE)
-        else:
-            policy.observe(*event[1:])
-    return where
-
-
 def test_E5_cheap_sync_tool_runs_inline_after_proving_cheap_blocking_one_stays_in_pool(
     monkeypatch,
 ):
@@ -126,10 +93,10 @@ def test_E5_cheap_sync_tool_runs_inline_after_proving_cheap_blocking_one_stays_i
         for i in range(n):
             await run_tool(t, ToolCall(name=t.name, args={"x": i}, id=f"c{i}"), CallEnv({}))
 
-    seen = _placements(monkeypatch)
+    seen = placements(monkeypatch)
     asyncio.run(calls(make_tool(cheap), 5))
     assert where == [e[1] for e in seen if e[0] == "call"]  # each call ran where it was put
-    assert where == _replayed(seen)  # ... and was put where the rule said
+    assert where == replayed(seen)  # ... and was put where the rule said
     first = seen[:6]  # the first three calls, each with its sample
     clean = [e[0] == "observe" and e[1] <= SyncPolicy.CHEAP_CPU_NS and not e[2] for e in first]
     if MEASURED and clean[1::2] == [True] * 3:  # proven cheap by three pool calls: inline
