@@ -8,11 +8,15 @@ bad input is a 4xx that names what was wrong, never a crash), have a status the 
 lists for that operation, have the content type it lists, and match the schema it lists
 for that status.
 
-The budget is fixed and the draws derandomized, so CI sends the same requests each run
-and the test stays within about two minutes: `EXAMPLES` per operation and mode here,
-`FULL` in the `slow`-marked test (`pytest -m slow`, or AGENTC_FULL_PROPERTY=1). Every
-operation is fuzzed even after one fails; the failure lists each failing operation with
-schemathesis's account of it (the check, the answer, and a curl line that repeats it).
+In negative mode only operations with a body or a query are fuzzed (a path parameter is
+a plain string: nothing breaks it), and each must send its cases: an operation of which
+no case could be drawn fails rather than passing untested.
+
+The budget is fixed and the draws derandomized, so CI sends the same requests each run:
+`EXAMPLES` per operation and mode here, `FULL` in the `slow`-marked test (`pytest -m
+slow`, or AGENTC_FULL_PROPERTY=1). Every operation is fuzzed even after one fails; the
+failure lists each failing operation with schemathesis's account of it (the check, the
+answer, and a curl line that repeats it).
 """
 
 from __future__ import annotations
@@ -80,17 +84,50 @@ def _operations(api: BaseSchema) -> list[APIOperation]:
     return ops
 
 
-def _fuzz_one(
-    operation: APIOperation, mode: GenerationMode, examples: int, thread_id: str
-) -> str | None:
-    """Fuzz one operation; None when every answer passed, else schemathesis's account."""
-    cases = st.builds(
+def _path_names(operation: APIOperation) -> list[str]:
+    return list(operation.path_parameters.schema["properties"])
+
+
+def breakable(operation: APIOperation) -> bool:
+    """Whether a negative case exists: a body, or a query parameter, to break. A path
+    parameter is a plain string, which any value satisfies, so it cannot be broken."""
+    query = operation.query.schema["properties"] if operation.query else {}
+    return bool(operation.body) or bool(query)
+
+
+# Any text a URL path segment can carry (quoted on the way out), including none of the ids
+# the server knows: an unknown id must be a 404, whatever its characters.
+SEGMENT = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=40)
+
+
+def _path_values(operation: APIOperation, thread_id: str) -> st.SearchStrategy[dict[str, str]]:
+    real = {"thread_id": st.just(thread_id), "assistant_id": st.sampled_from(QUICK_ASSISTANTS)}
+    names = _path_names(operation)
+    return st.fixed_dictionaries({n: (real[n] | SEGMENT) if n in real else SEGMENT for n in names})
+
+
+def _cases(operation: APIOperation, mode: GenerationMode, thread_id: str) -> st.SearchStrategy:
+    if mode is GenerationMode.NEGATIVE and _path_names(operation):
+        # schemathesis 4.15 rejects every negative case of an operation whose path has a
+        # plain string parameter (it tries to break the path first and cannot), so the
+        # path's values are drawn here and only the body and query are broken.
+        return _path_values(operation, thread_id).flatmap(
+            lambda path: operation.as_strategy(generation_mode=mode, path_parameters=path)
+        )
+    return st.builds(
         _with_real_ids,
         operation.as_strategy(generation_mode=mode),
         st.just(thread_id),
         st.sampled_from(QUICK_ASSISTANTS),
         st.booleans(),
     )
+
+
+def _fuzz_one(
+    operation: APIOperation, mode: GenerationMode, examples: int, thread_id: str
+) -> str | None:
+    """Fuzz one operation; None when every answer passed, else schemathesis's account."""
+    sent = 0
 
     @settings(
         max_examples=examples,
@@ -100,21 +137,27 @@ def _fuzz_one(
         phases=[Phase.explicit, Phase.generate, Phase.shrink],
         suppress_health_check=SLOW_IS_FINE,
     )
-    @given(case=cases)
+    @given(case=_cases(operation, mode, thread_id))
     def check(case: Case) -> None:
+        nonlocal sent
+        sent += 1
         case.call_and_validate(checks=CHECKS, timeout=REQUEST_TIMEOUT_S)
 
     try:
         check()
-    except Unsatisfiable:  # nothing in the document can be broken (no body, string ids)
-        return None
+    except Unsatisfiable:
+        return f"{operation.label} ({mode.value}): no case could be drawn, nothing was sent"
     except (Exception, BaseExceptionGroup) as exc:  # kept: every other operation still runs
         return f"{operation.label} ({mode.value}):\n{exc}"
+    if sent == 0:
+        return f"{operation.label} ({mode.value}): nothing was sent"
     return None
 
 
 def _fuzz_all(api: BaseSchema, mode: GenerationMode, examples: int, thread_id: str) -> None:
     ops = _operations(api)
+    if mode is GenerationMode.NEGATIVE:  # an operation with nothing to break has no such case
+        ops = [op for op in ops if breakable(op)]
     failures = [f for op in ops if (f := _fuzz_one(op, mode, examples, thread_id))]
     assert not failures, f"{len(failures)} operation(s) failed:\n\n" + "\n\n".join(failures)
 
@@ -139,6 +182,10 @@ def test_the_document_covers_every_route(api_schema: BaseSchema) -> None:
     labels = {op.label for op in _operations(api_schema)}
     assert len(labels) >= 40, sorted(labels)
     assert "POST /threads/{thread_id}/runs/wait" in labels
+    # ... and negative cases reach every operation with a body or a query to break
+    broken = {op.label for op in _operations(api_schema) if breakable(op)}
+    assert len(broken) >= 25, sorted(broken)
+    assert "PATCH /threads/{thread_id}" in broken
 
 
 # A run that really starts, through each operation that starts one: random bodies reach a
