@@ -1,4 +1,5 @@
-"""The server's guards, as ASGI middleware: the API key and the request size limit.
+"""The server's guards, as ASGI middleware: the API key, the request size limit, and ids
+that hold a `/`.
 
 Input: every HTTP request. Output: the request passed on, or a JSON refusal — 401 without
 the key (`x-api-key: KEY` or `Authorization: Bearer KEY`), 413 for a body over the limit
@@ -16,6 +17,7 @@ import hmac
 import json
 import re
 from typing import Any
+from urllib.parse import unquote
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -36,6 +38,28 @@ def hide_secrets(value: Any) -> Any:
     if isinstance(value, list):
         return [hide_secrets(v) for v in value]
     return value
+
+
+_ENCODED_SLASH = re.compile(rb"%2[fF]")
+
+
+class EncodedSlashes:
+    """An id may hold a `/`, sent as `%2F`. The ASGI server decodes it into the path, where
+    it splits the id in two segments and the request reaches another route, or none
+    (`PATCH /threads/%2F` was a redirect, `GET /assistants/a%2Fb` "no such endpoint"). The
+    routes see the path with `%2F` kept, so the id stays one segment and gets its own
+    answer (not a UUID, not found)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raw = scope.get("raw_path") if scope["type"] == "http" else None
+        if raw and _ENCODED_SLASH.search(raw):
+            parts = _ENCODED_SLASH.split(raw.split(b"?", 1)[0])
+            text = [unquote(p.decode("latin-1"), errors="replace") for p in parts]
+            scope = {**scope, "path": "%2F".join(text)}
+        await self.app(scope, receive, send)
 
 
 async def _refuse(send: Send, status: int, body: dict[str, Any], extra: list[Any]) -> None:

@@ -97,6 +97,10 @@ def test_bodies_over_the_limit_are_413(guarded: Any) -> None:
         ("POST", "/runs/wait", b'{"assistant_id": "quick", "input": {}, '
          b'"config": {"recursion_limt": 3}}', 422, "recursion_limt"),
         ("GET", "/nowhere", None, 404, "no such endpoint"),
+        # an id holding a `/` (sent as %2F) is one id, not two path segments
+        ("PATCH", "/threads/%2F", b"{}", 422, "is not a UUID"),
+        ("GET", "/threads/a%2fb/state", None, 422, "is not a UUID"),
+        ("GET", "/assistants/a%2Fb", None, 404, "not found"),
         ("DELETE", "/ok", None, 405, "not allowed"),
         ("POST", "/assistants", b'{"graph_id": "quick"}', 405, "served files"),
         ("POST", "/runs/cancel", b"{}", 422, "which runs"),
