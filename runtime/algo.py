@@ -67,6 +67,11 @@ def normalize(node: str, out: Any, channels: Mapping[str, Any]) -> TaskResult:
     """A node's return value → writes and gotos (dict, Command, list of those, or None)."""
     if out is None:
         return EMPTY_RESULT
+    if type(out) is dict:  # the usual update: `_collect`'s first case, inline
+        for key in out:
+            if key not in channels:
+                raise _not_a_channel(node, key)
+        return TaskResult(list(out.items()))
     result = TaskResult()
     _collect(node, out, channels, result)
     return result
@@ -100,11 +105,15 @@ def _writes(
 ) -> None:
     for key, value in items:
         if key not in channels:
-            raise InvalidUpdateError(
-                f"node `{node}` wrote `{key}`, which is not a state channel of this graph",
-                help=f"declare `{key}` in the graph's state, or stop returning it",
-            )
+            raise _not_a_channel(node, key)
         result.writes.append((key, value))
+
+
+def _not_a_channel(node: str, key: str) -> InvalidUpdateError:
+    return InvalidUpdateError(
+        f"node `{node}` wrote `{key}`, which is not a state channel of this graph",
+        help=f"declare `{key}` in the graph's state, or stop returning it",
+    )
 
 
 def apply_writes(
@@ -128,7 +137,7 @@ def apply_writes(
         channels[key].update(values)
     updated = set(grouped)
     for key in ephemeral:  # written in the step before: cleared now (LangGraph's EphemeralValue)
-        if key not in grouped and channels[key].clear():
+        if key not in grouped and channels[key].value is not MISSING and channels[key].clear():
             updated.add(key)
     return updated
 
@@ -206,8 +215,14 @@ def plan_tasks(step: int, targets: Sequence[str | Send], nodes: Mapping[str, Any
     """The next step's tasks: each pulled node once (sorted by name), then each Send."""
     if len(targets) == 1 and type(targets[0]) is str and targets[0] != ir.END:  # the usual step
         name = targets[0]
-        _check_target(name, nodes)
+        if name not in nodes:
+            _check_target(name, nodes)  # raises
         return [Task(f"{step}:{name}", name, (PULL, name))]
+    if len(targets) == 1 and type(targets[0]) is Send:  # one pushed task (one tool call)
+        send = targets[0]
+        if send.node not in nodes:
+            _check_target(send.node, nodes)  # raises
+        return [Task(f"{step}#0", send.node, (PUSH, 0), send.arg)]
     pulls: set[str] = set()
     pushes: list[Send] = []
     for t in targets:

@@ -82,6 +82,10 @@ class Channel:
             return (DeltaKind.CLEAR, None)
         return (DeltaKind.SET, self.value)
 
+    def drop_delta(self) -> None:
+        """`take_delta()` when nothing saves: the baseline resets, no delta is built."""
+        self.take_delta()
+
     def apply_delta(self, delta: Delta) -> None:
         kind, payload = delta
         self.value = MISSING if kind is DeltaKind.CLEAR else payload
@@ -121,6 +125,10 @@ class ListView(Sequence):
     def __len__(self) -> int:
         return self._n
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _VIEWS.add(cls)
+
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
             start, stop, step = i.indices(self._n)
@@ -151,6 +159,20 @@ class ListView(Sequence):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({list(self)!r})"
+
+
+_VIEWS: set[type] = {ListView}  # ListView and its subclasses (`list_parts` reads them)
+
+
+def list_parts(items: Sequence[Any]) -> tuple[Sequence[Any], int]:
+    """`items` and its length; for a `ListView`, the list under it and the view's length
+    (its items are `list[:n]`), for a reader that indexes many of them: one call instead
+    of one per item (treat the list as read-only). No `isinstance`: a `Sequence` subclass
+    pays for an ABC check in Python."""
+    if type(items) in _VIEWS:
+        view: Any = items
+        return view._base, view._n
+    return items, len(items)
 
 
 class AppendChannel(Channel):

@@ -21,7 +21,6 @@ from __future__ import annotations
 import itertools
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -37,27 +36,24 @@ from agentc.runtime.algo import (
 )
 from agentc.runtime.barriers import NO_WAITS, Waits
 from agentc.runtime.bind import BoundGraph
-from agentc.runtime.cache import NodeCache
 from agentc.runtime.channels import MISSING, DeltaKind
 from agentc.runtime.checkpoint import (
     Checkpoint,
-    Checkpointer,
     CheckpointSource,
     PendingWrite,
     WriteKind,
     new_checkpoint_id,
 )
-from agentc.runtime.context import Sink
 from agentc.runtime.errors import CheckpointerRequiredError, RecursionLimitError
 from agentc.runtime.events import DebugEvent, DebugKind, InterruptEvent, UpdatesEvent, ValuesEvent
 from agentc.runtime.inputs import take_input
 from agentc.runtime.journal import JournalRunner, JournalSaver, take_journal
 from agentc.runtime.planner import plan_next
+from agentc.runtime.runspec import Outcome, RunSpec
 from agentc.runtime.saver import Saver
 from agentc.runtime.serde import register_type
-from agentc.runtime.step import StepEnv, StepRunner
-from agentc.runtime.store import Store
-from agentc.runtime.types import Durability, Interrupt, RunConfig, Send, StreamMode
+from agentc.runtime.step import StepEnv, StepOutcome, StepRunner
+from agentc.runtime.types import Durability, Interrupt, Send, StreamMode
 
 register_type(Send, "agentc.Send")
 register_type(TaskResult, "agentc.TaskResult")  # the input a START task holds
@@ -66,32 +62,6 @@ register_type(Interrupt, "agentc.Interrupt")
 _PAUSE_MODES = frozenset({StreamMode.VALUES, StreamMode.UPDATES})
 _PROCESS = uuid.uuid4().hex[:16]
 _RUNS = itertools.count()
-
-
-@dataclass(frozen=True, slots=True)
-class RunSpec:
-    config: RunConfig
-    limit: int
-    durability: Durability = Durability.ASYNC
-    modes: frozenset[StreamMode] = frozenset()
-    sink: Sink | None = None
-    ns: str = ""
-    checkpointer: Checkpointer | None = None
-    inline_sync: bool = False  # the caller drives a private loop: a lone sync node runs inline
-    step_timeout: float | None = None
-    limit_span: Any = None
-    interrupt_before: frozenset[str] = frozenset()
-    interrupt_after: frozenset[str] = frozenset()
-    store: Store | None = None  # I1: what tasks see as `ctx.store` (not the checkpointer)
-    cache: NodeCache | None = None  # the compiled graph's node cache (None: no node caches)
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    values: dict[str, Any]
-    interrupts: tuple[Interrupt, ...] = ()
-    paused: bool = False  # stopped at a breakpoint or an interrupt
-    step: int = 0
 
 
 class Loop:
@@ -134,9 +104,11 @@ class Loop:
 
     def view(self) -> Mapping[str, Any]:
         if self._view is None:
-            self._view = MappingProxyType(
-                {k: ch.view() for k, ch in self.channels.items() if ch.value is not MISSING}
-            )
+            state = {}  # (a loop, not a comprehension: no frame of its own on 3.11)
+            for k, ch in self.channels.items():
+                if ch.value is not MISSING:
+                    state[k] = ch.view()
+            self._view = MappingProxyType(state)
         return self._view
 
     def values(self) -> dict[str, Any]:
@@ -245,9 +217,15 @@ class Loop:
             if results is None:
                 return Outcome(self.values(), tuple(self.interrupts), True, self.step)
             ran = self.next
-            ordered = [(t, results[t.id]) for t in ran]
+            if len(ran) == 1:  # the usual step: one task
+                task = ran[0]
+                result = results[task.id]
+                ordered, named = [(task, result)], [(task.node, result)]
+            else:
+                ordered = [(t, results[t.id]) for t in ran]
+                named = [(t.node, r) for t, r in ordered]
             self.run_steps += 1
-            await self.commit([(t.node, r) for t, r in ordered], ordered, CheckpointSource.LOOP)
+            await self.commit(named, ordered, CheckpointSource.LOOP)
             if s.interrupt_after and should_interrupt(
                 self.versions, self.seen, s.interrupt_after, ran
             ):
@@ -316,7 +294,8 @@ class Loop:
         if sink is not None and StreamMode.VALUES in self.s.modes:
             if any(r.writes for _, r in ordered):  # LangGraph: only after a step that wrote
                 sink(ValuesEvent(step, self.stream_values()))
-        self.next = await plan_next(self, ran)
+        planned = plan_next(self, ran)
+        self.next = planned if isinstance(planned, list) else await planned
         self.ran = (
             (ran[0][0].node,) if len(ran) == 1 else tuple(dict.fromkeys(t.node for t, _ in ran))
         )
@@ -331,13 +310,20 @@ class Loop:
             )
         else:
             for key in updated:  # nothing saves: drop the increments channels track
-                self.channels[key].take_delta()
+                self.channels[key].drop_delta()
 
     # ---- one step
 
     async def run_step(self) -> dict[str, TaskResult] | None:
         """Run the pending tasks; None when the step paused on interrupts."""
         tasks, done = self.next, self.done
+        if not done and (len(tasks) == 1 or self.s.durability is not Durability.SYNC):
+            # the usual step: nothing saved by an earlier try, no finished task to save
+            # while its siblings run (F11 sync), so `save_finished` below is never called
+            out = await self.runner.run(tasks, self.step + 1, self.view(), self.resumes, None)
+            if out.failure is None and not out.stopped:
+                return out.results
+            return await self.step_ended(out, dict(out.results), set())
         # writes saved by an earlier try of this step: streamed again as `cached`, as
         # LangGraph re-emits the writes it hands back to a resumed step's tasks
         results = {t.id: replayed(done[t.id]) for t in tasks if t.id in done} if done else {}
@@ -352,11 +338,18 @@ class Loop:
             await self.saver.put_writes([(tid, WriteKind.RESULT, kept)], wait=True)
 
         sync = self.s.durability is Durability.SYNC and self.journal is None  # (a journal's own)
-        hear = self.saving and sync and len(todo) > 1
+        hear = sync and len(todo) > 1 and self.saving
         on_finished = save_finished if hear else None
         out = await self.runner.run(todo, self.step + 1, self.view(), self.resumes, on_finished)
         for tid, result in out.results.items():
             results.setdefault(tid, result)  # a saved one stays: it is what was saved
+        return await self.step_ended(out, results, saved)
+
+    async def step_ended(
+        self, out: StepOutcome, results: dict[str, TaskResult], saved: set[str]
+    ) -> dict[str, TaskResult] | None:
+        """The step's results (`saved`: the tasks whose writes were saved while it ran);
+        None when it paused. A failure is raised, with the writes that survive it saved."""
         if out.failure is not None or out.stopped:
             for tid in results.keys() - saved:  # shown, saved, and applied at each restore
                 results[tid] = prepared(self.channels, results[tid])

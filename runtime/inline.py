@@ -111,10 +111,10 @@ if MEASURED:  # only rule 2 reads it
     gc.callbacks.append(_GC)
 
 
-def _sample() -> tuple[int, int]:
-    """This thread's CPU time (ns) and voluntary context switches so far."""
-    assert resource is not None and _RUSAGE_THREAD is not None  # only when MEASURED
-    return time.thread_time_ns(), resource.getrusage(_RUSAGE_THREAD).ru_nvcsw
+# this thread's CPU time (ns) and, from `_usage(_RUSAGE_THREAD).ru_nvcsw`, its voluntary
+# context switches so far (only when MEASURED)
+_thread_ns = time.thread_time_ns
+_usage: Any = getattr(resource, "getrusage", None)
 
 
 class SyncPolicy:
@@ -166,11 +166,11 @@ class SyncPolicy:
         if self.declared or not MEASURED or (inline and self.slow):
             return fn(*args, **kwargs)
         collections = _GC.started
-        cpu, switches = _sample()
+        cpu, switches = _thread_ns(), _usage(_RUSAGE_THREAD).ru_nvcsw
         try:
             return fn(*args, **kwargs)
         finally:
-            cpu_after, switches_after = _sample()
+            cpu_after, switches_after = _thread_ns(), _usage(_RUSAGE_THREAD).ru_nvcsw
             blocked = switches_after > switches
             if _GC.started == collections:
                 self.observe(cpu_after - cpu, blocked, inline)
@@ -280,7 +280,7 @@ def _deadline() -> Iterator[None]:
 async def run_sync(policy: SyncPolicy, fn: Callable[..., Any], kwargs: Mapping[str, Any]) -> Any:
     """A sync tool body's call, placed by `policy` (the pool copies the context, so
     `interrupt()` finds the task there too)."""
-    if policy.placement is Placement.INLINE and not _DEADLINE.get():
+    if (policy.declared or policy.cheap) and not _DEADLINE.get():  # placed INLINE
         return policy.call(fn, (), kwargs, True)
     return await in_pool(policy.call, fn, (), kwargs, False)
 

@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-import agentc.ir as ir
 import agentc.runtime.inline as inline
 from agentc.runtime.algo import ParentCommand, Task, TaskResult, check_goto, normalize
 from agentc.runtime.bind import BoundGraph, BoundNode
@@ -42,55 +40,12 @@ from agentc.runtime.errors import (
 from agentc.runtime.events import DebugKind
 from agentc.runtime.inline import STEP_CUT, Placement, SyncPolicy, deadline_scope, in_pool
 from agentc.runtime.records import dataclass
+from agentc.runtime.retry import retry_delay
 from agentc.runtime.schema import check
 from agentc.runtime.types import GraphInterrupt, Interrupt
 
 if TYPE_CHECKING:
-    from agentc.runtime.executor import RunSpec
-
-# ---------------------------------------------------------------- retry (E7)
-
-_NO_RETRY = (
-    ValueError,
-    TypeError,
-    ArithmeticError,
-    ImportError,
-    LookupError,
-    NameError,
-    SyntaxError,
-    RuntimeError,
-    ReferenceError,
-    StopIteration,
-    StopAsyncIteration,
-    OSError,
-    AgentcRuntimeError,
-)
-
-
-def _retryable(exc: BaseException) -> bool:
-    """LangGraph's default_retry_on: connection errors and 5xx yes, programming errors no."""
-    if isinstance(exc, ConnectionError):
-        return True
-    status = getattr(getattr(exc, "response", None), "status_code", None)
-    if isinstance(status, int):
-        return status >= 500
-    return not isinstance(exc, _NO_RETRY)
-
-
-def retry_delay(policy: ir.RetryPolicy | None, attempt: int, exc: BaseException) -> float | None:
-    """Seconds to wait before another attempt, or None to raise (E7: none without a policy)."""
-    if policy is None or attempt >= policy.max_attempts:
-        return None
-    if policy.retry_on:
-        if not any(c.__name__ in policy.retry_on for c in type(exc).__mro__):
-            return None
-    elif not _retryable(exc):
-        return None
-    interval = min(
-        policy.max_interval, policy.initial_interval * policy.backoff_factor ** (attempt - 1)
-    )
-    return interval + (random.uniform(0, 1) if policy.jitter else 0.0)
-
+    from agentc.runtime.runspec import RunSpec
 
 # ---------------------------------------------------------------- calling a sync node
 
@@ -316,7 +271,7 @@ class StepRunner:
         env = self.env
         node = env.bound.nodes[task.node]
         s = env.spec
-        ctx = TaskContext(
+        ctx = TaskContext(  # positionally: its fields in order, `asked` 0
             step,
             task.node,
             s.config,
@@ -326,9 +281,10 @@ class StepRunner:
             resumes,
             s.sink,
             s.modes,
-            run_id=env.run_id,
-            store=s.store,
-            inline=lone and s.inline_sync,
+            0,
+            env.run_id,
+            s.store,
+            lone and s.inline_sync,
         )
         if task.arg is MISSING:
             state = view
@@ -344,9 +300,14 @@ class StepRunner:
         attempt = 0
         while True:  # until the node returns, or its retry policy gives up (E7)
             attempt += 1
-            ctx.asked = ctx.children = 0
+            if attempt > 1:  # a retry counts its interrupts and child runs afresh
+                ctx.asked = ctx.children = 0
             try:
-                result = normalize(task.node, await self.call(node, state, ctx, lone), env.channels)
+                if node.timeout_s is None and s.step_timeout is None:  # no deadline scope
+                    out = await self._call(node, state, ctx, lone)
+                else:
+                    out = await self.call(node, state, ctx, lone)
+                result = normalize(task.node, out, env.channels)
                 if node.goto is not None and result.goto:
                     check_goto(task.node, node.goto, result.goto)
             except (GraphInterrupt, ParentCommand):

@@ -33,6 +33,34 @@ class _Frozen(BaseModel):
     # message kinds it meets (ARCHITECTURE.md, start-up budget).
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
+    def __repr__(self) -> str:
+        """pydantic's repr, built in one pass. (`asyncio.run` on Python 3.11 builds the repr
+        of its main task, result included, when it restores the SIGINT handler: a run's
+        messages were reprs of a few µs each at the end of every `asyncio.run(ainvoke)`.)"""
+        cls = type(self)
+        plain = _PLAIN_REPR.get(cls)
+        if plain is None:
+            plain = _PLAIN_REPR[cls] = _plain_repr(cls)
+        if not plain:
+            return super().__repr__()
+        return f"{cls.__name__}({', '.join([f'{k}={v!r}' for k, v in self.__dict__.items()])})"
+
+
+def _plain_repr(cls: type[BaseModel]) -> bool:
+    """pydantic's repr of `cls` shows each `__dict__` item as `name=repr(value)`: no field
+    hidden from it, no extras, no computed fields, no repr hooks of a subclass's own."""
+    return (
+        not cls.__pydantic_computed_fields__
+        and cls.model_config.get("extra") != "allow"
+        and all(f.repr for f in cls.__pydantic_fields__.values())
+        and cls.__repr_args__ is BaseModel.__repr_args__
+        and cls.__repr_name__ is BaseModel.__repr_name__
+        and cls.__repr_str__ is BaseModel.__repr_str__
+    )
+
+
+_PLAIN_REPR: dict[type, bool] = {}
+
 
 class ToolCall(_Frozen):
     name: str
@@ -198,7 +226,10 @@ def new_message_id() -> str:
     """A fresh random id in UUID-4 form (B3). `random`, not `uuid.uuid4()`: ids need to be
     unique, not secret, and this is three times cheaper on the per-step path."""
     h = f"{_random.getrandbits(128):032x}"
-    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{'89ab'[int(h[16], 16) & 3]}{h[17:20]}-{h[20:]}"
+    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:]}"
+
+
+_VARIANT = {c: "89ab"[int(c, 16) & 3] for c in "0123456789abcdef"}  # RFC 4122's variant digit
 
 
 def with_id(message: BaseMessage) -> BaseMessage:
@@ -208,14 +239,20 @@ def with_id(message: BaseMessage) -> BaseMessage:
     if message.id:
         return message
     new = object.__new__(type(message))
-    _setattr(new, "__dict__", {**message.__dict__, "id": new_message_id()})
-    _setattr(new, "__pydantic_fields_set__", message.__pydantic_fields_set__ | {"id"})
-    _setattr(new, "__pydantic_extra__", message.__pydantic_extra__)
-    _setattr(new, "__pydantic_private__", message.__pydantic_private__)
+    fields = message.__dict__.copy()
+    fields["id"] = new_message_id()
+    _setattr(new, "__dict__", fields)
+    _set_fields_set(new, message.__pydantic_fields_set__ | _ID)  # (the slots' own setters)
+    _set_extra(new, message.__pydantic_extra__)
+    _set_private(new, message.__pydantic_private__)
     return new
 
 
 _setattr = object.__setattr__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_ID = frozenset({"id"})
 
 
 class MissingMessageError(AgentcRuntimeError, ValueError):
@@ -288,16 +325,33 @@ class MessagesChannel(_Channel):
 
     def update(self, values: Any) -> bool:
         for write in values:
-            msgs = [with_id(m) for m in coerce_messages(write)]
+            msgs, removes = _with_ids(write)
             reset = False
-            for i in range(len(msgs) - 1, -1, -1):
-                if isinstance(msgs[i], RemoveMessage) and msgs[i].id == REMOVE_ALL_MESSAGES:
-                    reset, msgs = True, msgs[i + 1 :]
-                    break
-            self._apply(reset, msgs)
+            if removes:
+                for i in range(len(msgs) - 1, -1, -1):
+                    if isinstance(msgs[i], RemoveMessage) and msgs[i].id == REMOVE_ALL_MESSAGES:
+                        reset, msgs = True, msgs[i + 1 :]
+                        break
+                self._apply(reset, msgs)
+            else:
+                self._add(msgs)
             self.ops.append((reset, msgs))
         self.value, self.dirty = True, True
         return True
+
+    def _add(self, msgs: list[BaseMessage]) -> None:
+        """`_apply(False, msgs)` for messages none of which is a RemoveMessage."""
+        base, index, copied = self.base, self.index, False
+        for m in msgs:
+            at = index.get(m.id)
+            if at is None:
+                index[m.id] = len(base)
+                base.append(m)
+            else:
+                if not copied:  # copy-on-write: views handed out keep their snapshot
+                    base, copied = list(base), True
+                base[at] = m
+        self.base = base
 
     def _apply(self, reset: bool, msgs: list[BaseMessage]) -> None:
         if reset:
@@ -332,6 +386,9 @@ class MessagesChannel(_Channel):
                         f"cannot remove message {m.id!r}: no message with that id in the history"
                     )
 
+    def drop_delta(self) -> None:
+        self.dirty, self.ops = False, []
+
     def take_delta(self) -> Any:
         if not self.dirty:
             return None
@@ -351,6 +408,23 @@ class MessagesChannel(_Channel):
             self.base, self.index, self.value = [], {}, True
             self._apply(False, [with_id(m) for m in coerce_messages(payload)])
         self.dirty, self.ops = False, []
+
+
+def _with_ids(write: Any) -> tuple[list[BaseMessage], bool]:
+    """One write as messages, each with an id (B3), and whether any is a RemoveMessage."""
+    if type(write) is list:  # the usual write, a node's list of messages: one pass
+        msgs: list[BaseMessage] = []
+        removes = False
+        for m in write:
+            if not isinstance(m, BaseMessage):
+                break
+            if isinstance(m, RemoveMessage):
+                removes = True
+            msgs.append(m if m.id else with_id(m))
+        else:
+            return msgs, removes
+    msgs = [with_id(m) for m in coerce_messages(write)]
+    return msgs, any(isinstance(m, RemoveMessage) for m in msgs)
 
 
 add_messages.__agentc_channel__ = MessagesChannel  # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..runtime.channels import list_parts
 from .messages import AIMessage, BaseMessage, ToolCall, ToolMessage
 
 
@@ -26,14 +27,23 @@ class Route(str, enum.Enum):
     END = "end"
 
 
+LABEL: dict[Route, str] = {r: r.value for r in Route}  # `route.value`, without the property
+
+
 def last_ai_and_tool_messages(
     messages: Sequence[BaseMessage],
 ) -> tuple[AIMessage | None, list[ToolMessage]]:
     """The last AI message and the tool messages after it."""
-    for i in range(len(messages) - 1, -1, -1):
-        last = messages[i]
+    # the state's history is a `ListView`: read the list under it, not item by item
+    items, n = list_parts(messages)
+    for i in range(n - 1, -1, -1):
+        last = items[i]
         if isinstance(last, AIMessage):
-            return last, [m for m in messages[i + 1 :] if isinstance(m, ToolMessage)]
+            answers = []  # (a loop, not a comprehension: no frame of its own on 3.11)
+            for j in range(i + 1, n):
+                if isinstance(items[j], ToolMessage):
+                    answers.append(items[j])
+            return last, answers
     return None, []
 
 
@@ -52,11 +62,14 @@ def after_model(
     jump = jump_route(state)
     if jump is not None:
         return jump
-    ai, answers = last_ai_and_tool_messages(state.get("messages") or [])
+    messages = state.get("messages")
+    ai, answers = last_ai_and_tool_messages(messages if messages is not None else ())
     if ai is None or not ai.tool_calls:  # G1: no tool calls, the reply is the answer
         return Route.END
-    answered = {m.tool_call_id for m in answers}
     names = set(structured_names)
+    if not answers and not names:  # the usual turn: every call is pending
+        return list(ai.tool_calls)  # E5: one task per call, in listed order
+    answered = {m.tool_call_id for m in answers}
     pending = [c for c in ai.tool_calls if c.id not in answered and c.name not in names]
     if pending:
         return pending  # E5: one task per call, in listed order
@@ -80,19 +93,23 @@ def after_tools(
 ) -> Route:
     """C5/G2/G8: back to the model, unless every executed tool is return_direct or a
     structured answer (not an error) is among the results."""
-    ai, answers = last_ai_and_tool_messages(state.get("messages") or [])
+    messages = state.get("messages")
+    ai, answers = last_ai_and_tool_messages(messages if messages is not None else ())
     if ai is None:
         return Route.MODEL
-    by_id = {
-        m.tool_call_id: m.name for m in answers if m.name is not None and m.name in return_direct
-    }
-    executed = [
-        name for c in ai.tool_calls if (name := by_id.get(c.id or "", c.name)) in return_direct
-    ]
-    if executed and all(return_direct[n] for n in executed):
+    by_id: dict[str, str] = {}  # (loops, not comprehensions: no frame of their own on 3.11)
+    for m in answers:
+        if m.name is not None and m.name in return_direct:
+            by_id[m.tool_call_id] = m.name
+    executed, direct = False, True  # some executed tool is a client-side one; all direct
+    for c in ai.tool_calls:
+        name = by_id.get(c.id or "", c.name)
+        if name in return_direct:
+            executed, direct = True, direct and return_direct[name]
+    if executed and direct:
         return Route.END
     names = set(structured_names)
-    if any(m.name in names and m.status != "error" for m in answers):
+    if names and any(m.name in names and m.status != "error" for m in answers):
         return Route.END
     return Route.MODEL
 

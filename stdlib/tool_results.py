@@ -51,10 +51,15 @@ def format_content(value: Any) -> str | list[Any]:
         if all(isinstance(v, dict) for v in value):
             return value  # typed content blocks pass
         # a list of plain strings reaches the model as one JSON string (ToolNode's step)
+    if type(value) is int:
+        return int.__repr__(value)  # what the encoder writes for an int
     try:
-        return json.dumps(value, ensure_ascii=False)
+        return _ENCODE(value)  # json.dumps(value, ensure_ascii=False), its encoder kept
     except (TypeError, ValueError):
         return str(value)
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _is_block_or_str(v: Any) -> bool:

@@ -361,9 +361,11 @@ async def run_tool(t: Tool, call: ToolCall, env: CallEnv) -> ToolResult:
                 name=call.name, kwargs=call.args, error=format_validation_error(exc)
             ),
         )
-    kwargs.update(inject(t, call, env))
+    if t.injected:
+        kwargs.update(inject(t, call, env))
     try:
-        value = await _invoke(t, kwargs)
+        # E5: a sync body in the pool so parallel calls overlap, or inline (declared, or cheap)
+        value = await (t.fn(**kwargs) if t.is_async else run_sync(t.policy, t.fn, kwargs))
     except ToolException as exc:
         if not t.handle_tool_error:  # E3: an unhandled failure stops the run
             raise
@@ -373,12 +375,17 @@ async def run_tool(t: Tool, call: ToolCall, env: CallEnv) -> ToolResult:
 
 def validate_args(t: Tool, call: ToolCall) -> dict[str, Any]:
     """The model's arguments, validated and coerced; only keys the model gave (as core)."""
-    hidden = {a.param for a in t.injected}
-    given = {k: v for k, v in call.args.items() if k not in hidden}  # E4: forged values go
+    given = call.args  # read only: what is returned is a new dict
+    if t.injected:  # E4: forged values go
+        hidden = {a.param for a in t.injected}
+        given = {k: v for k, v in given.items() if k not in hidden}
     if t.raw_args:  # E2: tools whose schema is a JSON-schema dict skip validation
-        return given
-    result = t.args_model.model_validate(given)
-    return {k: getattr(result, k) for k in type(result).model_fields if k in given}
+        return dict(given)
+    # model_validate's own call; a model's `__dict__` holds its fields in order (no extras)
+    fields = t.args_model.__pydantic_validator__.validate_python(given).__dict__
+    if given.keys() >= fields.keys():  # every field given (the usual call)
+        return dict(fields)
+    return {k: v for k, v in fields.items() if k in given}
 
 
 def format_validation_error(exc: ValidationError) -> str:
@@ -429,13 +436,6 @@ def _state_value(state: Mapping[str, Any], arg: InjectedArg) -> Any:
     if arg.field not in state:
         raise KeyError(arg.field)
     return state[arg.field]
-
-
-async def _invoke(t: Tool, kwargs: dict[str, Any]) -> Any:
-    if t.is_async:
-        return await t.fn(**kwargs)
-    # E5: in the pool so parallel calls overlap, or inline (`@inline`, or proven cheap)
-    return await run_sync(t.policy, t.fn, kwargs)
 
 
 def _handled_error(exc: ToolException, flag: Any) -> Any:

@@ -17,8 +17,9 @@ the middleware's scrubbers before a reader sees it).
 from __future__ import annotations
 
 import dataclasses
+import operator
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...ir import Graph, HookPoint, NodeSpec, OutputStrategy
@@ -179,12 +180,24 @@ class ModelCall:
         self.handler: ModelHandler = model_chain(wrappers, self.execute)
         self.wrapped = bool(wrappers)  # middleware may edit `request.messages` in place
         self.scans: dict[int, RepairScan] = {}
+        self._split: tuple[tuple[Tool | dict[str, Any], ...], Any] = ((), ((), ()))
+
+    def split(
+        self, tools: Sequence[Tool | dict[str, Any]]
+    ) -> tuple[tuple[ToolDefinition, ...], tuple[dict[str, Any], ...]]:
+        """`split_tools(tools)`, kept for the last list seen: a request's tools are the
+        node's own unless middleware changed them, so each call need not rebuild them."""
+        seen, split = self._split
+        if len(tools) != len(seen) or not all(map(operator.is_, tools, seen)):
+            seen, split = tuple(tools), split_tools(tools)
+            self._split = seen, split
+        return split
 
     def provider_request(self, req: mw.ModelRequest) -> tuple[ModelRequest, OutputStrategy | None]:
         messages = (
             (req.system_message, *req.messages) if req.system_message else tuple(req.messages)
         )  # B1, B2
-        tools, provider = split_tools(req.tools)  # B5, A8
+        tools, provider = self.split(req.tools)  # B5, A8
         return build_request(
             req.model,
             messages,
@@ -195,10 +208,14 @@ class ModelCall:
             dict(req.model_settings),
         )
 
-    async def generate(
+    def generate(
         self, model: ChatModel, request: ModelRequest, ctx: RunContext | None
-    ) -> AIMessage:
-        return await generate_reply(model, request, ctx, self.watchers)
+    ) -> Awaitable[AIMessage]:
+        """The reply (`generate_reply`; with no reader of `events` or `messages`, the
+        provider's own call, without the two layers that would find nothing to tell)."""
+        if ctx is None or not (ctx.streams(StreamMode.EVENTS) or ctx.streams(StreamMode.MESSAGES)):
+            return model.generate(request)
+        return generate_reply(model, request, ctx, self.watchers)
 
     async def execute(self, req: mw.ModelRequest) -> ModelResponse:
         """The innermost handler: one provider call and its structured answer (G1–G8)."""
@@ -217,7 +234,9 @@ class ModelCall:
         )
 
     async def __call__(self, state: Mapping[str, Any], ctx: RunContext | None) -> ModelUpdate:
-        history: Sequence[BaseMessage] = state.get("messages") or ()
+        history: Sequence[BaseMessage] | None = state.get("messages")
+        if history is None:
+            history = ()
         repaired = (
             patch_invalid_tool_calls(list(history)) if needs_repair(self.scans, history) else None
         )  # B4/E10
@@ -236,7 +255,7 @@ class ModelCall:
             tools=list(request_tools),
             response_format=self.output,
             state=state,
-            runtime=AgentRuntime.of(ctx, tools),
+            runtime=AgentRuntime(ctx, tools),  # `tools`: a tuple (`AgentRuntime.of`'s work)
         )
         response = await self.handler(request)
         command = None

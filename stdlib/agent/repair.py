@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...runtime.channels import list_parts
 from ..messages import AIMessage, BaseMessage, InvalidToolCall, ToolMessage
 
 
@@ -67,14 +68,14 @@ class RepairScan:
         self.answered: set[str] = set()
         self.pending: set[str] = set()
 
-    def fits(self, history: Sequence[BaseMessage]) -> bool:
-        n = len(history)
+    def fits(self, history: Sequence[BaseMessage], n: int) -> bool:
+        """`history[:n]` (n ≤ len) is the history scanned so far, grown."""
         return n >= self.upto and (self.upto == 0 or history[self.upto - 1] is self.last)
 
-    def advance(self, history: Sequence[BaseMessage]) -> bool:
-        """Scan the new messages; True when some malformed call is unanswered."""
-        for i in range(self.upto, len(history)):
-            m = history[i]
+    def advance(self, history: Sequence[BaseMessage], n: int) -> bool:
+        """Scan the new messages of `history[:n]`; True when some malformed call is
+        unanswered."""
+        for m in history[self.upto : n]:  # one slice, not an index per message
             if isinstance(m, ToolMessage):
                 self.answered.add(m.tool_call_id)
                 self.pending.discard(m.tool_call_id)
@@ -84,19 +85,21 @@ class RepairScan:
                     for c in m.invalid_tool_calls
                     if c.id is not None and c.id not in self.answered
                 )
-        self.upto = len(history)
-        self.last = history[-1] if history else None
+        self.upto = n
+        self.last = history[n - 1] if n else None
         return bool(self.pending)
 
 
 def needs_repair(scans: dict[int, RepairScan], history: Sequence[BaseMessage]) -> bool:
     """Whether `patch_invalid_tool_calls` would change `history` (amortised O(new))."""
-    if not history:
+    # the state's history is a `ListView`: read the list under it, not item by item
+    items, n = list_parts(history)
+    if not n:
         return False
-    first = history[0]
+    first = items[0]
     scan = scans.get(id(first))
-    if scan is None or scan.first is not first or not scan.fits(history):
+    if scan is None or scan.first is not first or not scan.fits(items, n):
         if len(scans) >= RepairScan.LIMIT:
             scans.pop(next(iter(scans)))
         scan = scans[id(first)] = RepairScan(first)
-    return scan.advance(history)
+    return scan.advance(items, n)

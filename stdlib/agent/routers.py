@@ -38,7 +38,7 @@ def model_to_tools(
     def route(state: State) -> str | list[Send]:
         decision = routing.after_model(state, names)
         if isinstance(decision, routing.Route):
-            return decision.value
+            return routing.LABEL[decision]
         snapshot = dict(state) if with_state else None
         return [Send("tools", {TOOL_CALL_KEY: c, STATE_KEY: snapshot}) for c in decision]
 
@@ -55,7 +55,7 @@ def tools_to_model(spec: BranchSpec, graph: Graph, env: BindEnv) -> Callable[[St
 
     @state_only  # pure functions of the state (see above)
     def route(state: State) -> str:
-        return routing.after_tools(state, direct, names).value
+        return routing.LABEL[routing.after_tools(state, direct, names)]
 
     return route
 

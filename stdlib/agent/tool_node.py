@@ -95,14 +95,18 @@ class ToolRunner:
     async def __call__(self, state: Mapping[str, Any], ctx: RunContext) -> Update:
         if self.mcp is not None:
             await self._merge_mcp(self.mcp)
-        calls, view = self._calls(state)
+        if TOOL_CALL_KEY in state:  # a Send's one call (E5), with its state snapshot (E4)
+            calls, view = [state[TOOL_CALL_KEY]], state.get(STATE_KEY) or {}
+        else:
+            calls, view = self.last_calls(state), state
         env = CallEnv(
             state=view, config=ctx.config, store=ctx.store, task=ctx, tools=self.runtime_tools
         )
         key = self.messages
         if len(calls) == 1:
             try:
-                return as_update(await self.run_one(calls[0], env), key)
+                result = await self.run_one(calls[0], env)
+                return {key: [result]} if type(result) is ToolMessage else as_update(result, key)
             except asyncio.CancelledError as exc:
                 if not cut_by_step(exc):
                     raise
@@ -126,11 +130,6 @@ class ToolRunner:
             results = together.result()
         return _merge_updates([as_update(r, key) for r in results], key)  # E5: listed order
 
-    def _calls(self, state: Mapping[str, Any]) -> tuple[list[ToolCall], Mapping[str, Any]]:
-        if TOOL_CALL_KEY in state:
-            return [state[TOOL_CALL_KEY]], state.get(STATE_KEY) or {}
-        return self.last_calls(state), state
-
     def last_calls(self, state: Mapping[str, Any]) -> list[ToolCall]:
         """Every call of the last AI message of the conversation (none without one)."""
         ai, _ = last_ai_and_tool_messages(state.get(self.messages) or [])
@@ -138,7 +137,15 @@ class ToolRunner:
 
     async def run_one(self, call: ToolCall, env: CallEnv) -> ToolResult:
         try:
-            return await self._run_one(call, env)
+            if self.handler is not None:
+                return await self._run_wrapped(call, env)
+            t = self.tools.get(call.name)
+            if t is None:
+                return unknown_tool_message(call, list(self.tools))  # E1
+            ctx = env.task
+            if t.timeout_s is None and (ctx is None or not ctx.streams(StreamMode.EVENTS)):
+                return await run_tool(t, call, env)  # `run_bounded` with nothing to do
+            return await run_bounded(t, call, env)
         except (GraphInterrupt, ParentCommand, AgentcRuntimeError):
             raise  # a pause, a jump, or an error that already says what it is
         except Exception as exc:  # E3: raised as it is; what the user is shown names the call
@@ -146,9 +153,8 @@ class ToolRunner:
             mark_failed_tool_call(exc, cause)
             raise
 
-    async def _run_one(self, call: ToolCall, env: CallEnv) -> ToolResult:
-        if self.handler is None:
-            return await self.run_plain(call, env)
+    async def _run_wrapped(self, call: ToolCall, env: CallEnv) -> ToolResult:
+        assert self.handler is not None  # without middleware, `run_one` runs the call
         runtime = ToolRuntime(
             state=env.state,
             tool_call_id=call.id,
@@ -165,12 +171,6 @@ class ToolRunner:
             available=self.runtime_tools,
         )
         return await self.handler(request)
-
-    async def run_plain(self, call: ToolCall, env: CallEnv) -> ToolResult:
-        t = self.tools.get(call.name)
-        if t is None:
-            return unknown_tool_message(call, list(self.tools))  # E1
-        return await run_bounded(t, call, env)
 
     async def execute(self, request: ToolCallRequest) -> ToolResult:
         """The innermost handler: the (possibly edited) call run by its tool."""
