@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from .server import ServeOptions, build
-        from .server.app import DEFAULT_MAX_BODY
+        from .server.app import DEFAULT_MAX_BODY, KEEP_ALIVE_S
         from .server.backends import DEFAULT_DB, DatabaseUrlError
     except ImportError as exc:
         print(
@@ -138,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
         log_level="info" if args.verbose else "warning",
         access_log=args.verbose,
         lifespan="on",
+        timeout_keep_alive=KEEP_ALIVE_S,
     )
     workers = _start_workers(args.files, options.db, args.workers)
     try:

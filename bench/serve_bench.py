@@ -7,8 +7,8 @@ process, `--workers 4` on a throw-away PostgreSQL, each run a durable workflow) 
 OpenAI server on 127.0.0.1 (a process of its own, `--model-server`) that answers by the
 conversation, not by a queue, so a thousand interleaved runs each get the tool call first
 and the answer after it. N client threads (asyncio tasks on the SDK's async client, one
-LangGraph thread each; an SDK client, with its own connection pool, per 25 of them) then
-run at once:
+LangGraph thread each, and an SDK client with its own connection pool each, as each user
+of a chat UI has) then run at once:
 
 - `runs.wait`: throughput (runs/s over the whole batch) and p50/p99 latency;
 - `runs.stream` (stream mode `updates`): p50/p99 time to the first SSE event, and to the
@@ -269,7 +269,12 @@ class Result:
     def fail(self, exc: BaseException, phase: str) -> None:
         """Count a failed request by what failed (the table prints the commonest)."""
         self.failed += 1
-        self.errors[f"{phase}: {type(exc).__name__}: {str(exc)[:120]}"] += 1
+        chain, cause = [], exc.__cause__ or exc.__context__
+        while cause is not None and len(chain) < 4:  # what the transport saw beneath
+            chain.append(f"{type(cause).__name__}: {str(cause)[:60]}")
+            cause = cause.__cause__ or cause.__context__
+        under = f" (from {' <- '.join(chain)})" if chain else ""
+        self.errors[f"{phase}: {type(exc).__name__}: {str(exc)[:120]}{under}"] += 1
 
 
 def pct(values: list[float]) -> tuple[float, float]:
@@ -287,7 +292,7 @@ async def gather_limited(n: int, limit: int, make: Callable[[int], Awaitable[Any
     return list(await asyncio.gather(*(one(i) for i in range(n))))
 
 
-SHARD = 25  # client threads per SDK client (and httpx connection pool)
+SHARD = 1  # client threads per SDK client (and httpx connection pool)
 
 
 class Clients:
@@ -295,7 +300,12 @@ class Clients:
     connection pool walks all its connections on every request, so one pool of N
     connections costs the client O(N) per request — at N = 1,000 the client, not the
     server, was the busiest process on the machine. Small pools keep the client cheap, so
-    both servers are timed, not the client."""
+    both servers are timed, not the client. One thread per pool, because httpcore's pool
+    (1.0.9) can close a connection it has just handed to one request while another request
+    of the same pool expires idle ones (encode/httpcore#1110): the server then sees a
+    request's headers and the client's close before its body, and the client a
+    `ReadError` from `ClosedResourceError`; shared by 25 threads, 1 to 17 requests per
+    1,000-thread run failed so against both servers' logs saying nothing was wrong."""
 
     def __init__(self, url: str, threads: int) -> None:
         self.all = [sdk_client(url, SHARD) for _ in range(max(1, -(-threads // SHARD)))]
@@ -313,7 +323,9 @@ def sdk_client(url: str, threads: int) -> LangGraphClient:
 
     # The SDK's own httpx pool stops at 100 connections and waits 5 s for one; N threads
     # at once need N connections, and a wait as long as a run. An idle connection is let go
-    # after 1 s, before either server's keep-alive (uvicorn's 5 s) closes it under a request.
+    # after 1 s, before the server's keep-alive closes it (agentc's 75 s; langgraph dev's,
+    # uvicorn's default, 5 s — which a client at load, counting from when it read the
+    # response, can still overrun).
     n = threads + 10
     limits = httpx.Limits(max_connections=n, max_keepalive_connections=n, keepalive_expiry=1.0)
     timeout = httpx.Timeout(connect=60, read=600, write=600, pool=600)
@@ -339,10 +351,11 @@ async def workload(url: str, threads: int, model_url: str, pid: int) -> Result:
     _, lone_steps = await shape(client, lone)
 
     async def create(i: int) -> str:
-        for attempt in range(3):  # a dropped keep-alive connection is the client's to retry
+        for attempt in range(3):  # retried so the run goes on, but counted as failed
             try:
                 return str((await clients[i].threads.create())["thread_id"])
-            except httpx.TransportError:
+            except httpx.TransportError as exc:
+                out.fail(exc, "threads.create")
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")

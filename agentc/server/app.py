@@ -40,15 +40,14 @@ DEFAULT_MAX_BODY = 10 * 1024 * 1024
 # run's result holds one while it reads (DBOS's client blocks), so asyncio's few (cores + 4)
 # would queue every other call behind a burst of waiters
 DURABLE_THREADS = 32
-# how long an idle keep-alive connection stays open (uvicorn's `timeout_keep_alive`; its
-# default, 5 s, is also httpx's pool expiry, the SDK's client). HTTP/1.1 lets a server
-# close an idle connection at any moment, and a request the client sends on it as it closes
-# is lost unanswered ("connection closed") — so the server must be the side that waits
-# longer: beyond every client's and proxy's own idle limit (httpx 5 s, Node 4 s, nginx and
-# cloud load balancers 60 s) and beyond how late a busy client sends (a client at load that
-# reads a response seconds after it came counts its idle time from then, not from when the
-# server armed its timer: 1,000 SDK threads on 2 shared cores sent on connections idle
-# 5 s by the server's clock that they had held 0.1 s by theirs)
+# how long an idle keep-alive connection stays open (uvicorn's `timeout_keep_alive`). HTTP/1.1
+# lets a server close an idle connection at any moment, and a request sent on it as it
+# closes is lost unanswered ("connection closed"); so the server must wait longer than the
+# client: beyond every client's and proxy's own idle limit (httpx, the SDK's client, 5 s —
+# uvicorn's default too; Node 4 s; nginx and cloud load balancers 60 s) and beyond how late
+# a busy client sends, counting from when it read the response, not from when the server
+# sent it (1,000 SDK threads on 2 shared cores sent on connections the server had held idle
+# for its 5 s that they had held for 0.1-0.7 s)
 KEEP_ALIVE_S = 75
 
 
