@@ -11,8 +11,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import Studio, _stop, start
 from playwright.sync_api import Page, expect
+from studio_kit import Studio, _stop, start
 from test_studio import ask_and_pause, shot
 
 KEY = "studio-test-key-0123456789"

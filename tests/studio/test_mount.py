@@ -4,7 +4,7 @@ serves the same page at `/studio/` beside the API (plain HTTP, no browser needed
 from __future__ import annotations
 
 import httpx
-from conftest import Studio
+from studio_kit import Studio
 
 PAGE_FILES = ("index.html", "studio.js", "studio.css", "panels.js")
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import Studio, _stop, start
 from playwright.sync_api import Page, expect
+from studio_kit import Studio, _stop, start
 from test_studio import ask_and_pause, open_studio, shot
 
 pytest.importorskip("opentelemetry.sdk", reason="the trace panel needs the otel extra")

@@ -13,8 +13,8 @@ import time
 
 import httpx
 import pytest
-from conftest import Studio, artifacts
 from playwright.sync_api import Page, expect
+from studio_kit import Studio, artifacts
 
 # what the page's MutationObserver records: every node name that was lit while a run streamed
 WATCH_LIT = """() => {

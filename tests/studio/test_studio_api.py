@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from conftest import EXAMPLE, ROOT, Studio
+from studio_kit import EXAMPLE, ROOT, Studio
 
 from agentc import review
 from agentc.api import compile_program
