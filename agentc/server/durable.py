@@ -72,12 +72,12 @@ class DurableEngine:
         return await asyncio.get_running_loop().run_in_executor(self.repo.executor, fn, *args)
 
     async def cancel(self, run_id: str, action: CancelAction) -> bool:
-        row = await asyncio.to_thread(self.repo.get_run, run_id)
+        row = await self._off(self.repo.get_run, run_id)
         if row is None:
             return False
         if row.status not in ACTIVE:
             return True
-        await asyncio.to_thread(self.repo.ask_cancel, run_id, action)
+        await self._off(self.repo.ask_cancel, run_id, action)
         if await self._queued(run_id):
             await asyncio.to_thread(self.client.cancel_workflow, run_id)
             if action == "rollback":
@@ -101,8 +101,8 @@ class DurableEngine:
     async def _ended(self, run_id: str) -> RunRow | None:
         """Wait until the run's row says it has ended (None: rolled back, deleted)."""
         while True:
-            changed = self.signals.watch(run_id)
-            row = await asyncio.to_thread(self.repo.get_run, run_id)
+            changed = self.signals.watch(run_id, rows_only=True)  # its events do not end it
+            row = await self._off(self.repo.get_run, run_id)
             if row is None or row.status not in ACTIVE:
                 return row
             await self.signals.wait(changed)
@@ -113,9 +113,9 @@ class DurableEngine:
         last = max(after_id or 0, 0)
         while True:
             changed = self.signals.watch(run_id)
-            row = await asyncio.to_thread(self.repo.get_run, run_id)
+            row = await self._off(self.repo.get_run, run_id)
             ended = row is None or row.status not in ACTIVE  # read before the events
-            batch = await asyncio.to_thread(self.repo.events_after, run_id, last)
+            batch = await self._off(self.repo.events_after, run_id, last)
             for event in batch:
                 last = event.id
                 yield event
@@ -125,7 +125,7 @@ class DurableEngine:
                 await self.signals.wait(changed)
 
     async def join(self, run_id: str) -> RunOutcome | None:
-        if await asyncio.to_thread(self.repo.get_run, run_id) is None:
+        if await self._off(self.repo.get_run, run_id) is None:
             return None
         await self._ended(run_id)
         while True:  # its row ends a moment before its workflow does

@@ -1,11 +1,13 @@
 """Wake-ups for the readers of runs that execute in other processes: PostgreSQL's
 LISTEN/NOTIFY.
 
-Input: the notifications `PostgresRepository` sends on `CHANNEL` (payload: a run id)
-whenever a run's row or its events change, from any process, and on `CANCEL_CHANNEL` when
-a cancel of a run is asked (what a worker running it waits for). Output: `RunSignals`, which
-an API process's waiters use instead of polling every run: `watch(run_id)` gives an
-`asyncio.Event` that is set at the next change of that run; `wait(event)` waits for it.
+Input: the notifications `PostgresRepository` sends on `CHANNEL` whenever a run's row
+changes (payload: the run id) or it has new events (`events_payload`: the run id behind
+`EVENTS`), from any process, and on `CANCEL_CHANNEL` when a cancel of a run is asked (what
+a worker running it waits for). Output: `RunSignals`, which an API process's waiters use
+instead of polling every run: `watch(run_id)` gives an `asyncio.Event` that is set at the
+next change of that run, `watch(run_id, rows_only=True)` one that its events leave alone
+(what a `join` waits for: the run's end is a change of its row); `wait(event)` waits.
 Invariants: a notification is a hint, never the data — a waiter takes its event *before*
 it reads the rows, reads them, and only then waits, so a change between the read and the
 wait is not missed; and it waits at most `FALLBACK_S` (`POLL_S` while the listening
@@ -32,28 +34,36 @@ POLL_S = 0.05  # how often a waiter reads while no notification can come
 FALLBACK_S = 10.0
 RETRY_S = 1.0  # between attempts to listen again after the connection dropped
 KEEP = 10_000  # events kept for runs no notification came for (read after their end)
+EVENTS = "events:"  # before the run id: the run has new events, its row is unchanged
+
+
+def events_payload(run_id: str) -> str:
+    return EVENTS + run_id
 
 
 class RunSignals:
     def __init__(self, connect: Callable[[], psycopg.Connection], channel: str = CHANNEL):
         self._connect, self.channel = connect, channel
-        self._events: dict[str, asyncio.Event] = {}
+        self._events: dict[str, asyncio.Event] = {}  # woken by any change of the run
+        self._rows: dict[str, asyncio.Event] = {}  # woken by a change of its row only
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.live = False  # whether the listening connection is up
 
-    def watch(self, run_id: str) -> asyncio.Event:
-        """The event the next change of `run_id` sets (take it before reading the rows)."""
+    def watch(self, run_id: str, *, rows_only: bool = False) -> asyncio.Event:
+        """The event the next change of `run_id` sets (take it before reading the rows);
+        with `rows_only`, the next change of its row (new events do not set it)."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # first use, or a new loop: events belong to theirs
-            self._loop, self._events = loop, {}
+            self._loop, self._events, self._rows = loop, {}, {}
             self._start()
-        event = self._events.get(run_id)
+        waiting = self._rows if rows_only else self._events
+        event = waiting.get(run_id)
         if event is None:
-            if len(self._events) >= KEEP:
+            if len(self._events) + len(self._rows) >= KEEP:
                 self._wake_all()  # a spurious wake-up costs its waiters one read each
-            event = self._events[run_id] = asyncio.Event()
+            event = waiting[run_id] = asyncio.Event()
         return event
 
     async def wait(self, event: asyncio.Event) -> None:
@@ -61,14 +71,19 @@ class RunSignals:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), FALLBACK_S if self.live else POLL_S)
 
-    def _wake(self, run_id: str) -> None:
-        event = self._events.pop(run_id, None)
-        if event is not None:
-            event.set()
+    def _wake(self, payload: str) -> None:
+        run_id = payload.removeprefix(EVENTS)
+        woken = [self._events.pop(run_id, None)]
+        if run_id == payload:  # its row changed
+            woken.append(self._rows.pop(run_id, None))
+        for event in woken:
+            if event is not None:
+                event.set()
 
     def _wake_all(self) -> None:
-        events, self._events = self._events, {}
-        for event in events.values():
+        waiting = [*self._events.values(), *self._rows.values()]
+        self._events, self._rows = {}, {}
+        for event in waiting:
             event.set()
 
     def _post(self, fn: Callable[..., None], *args: str) -> None:

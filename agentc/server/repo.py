@@ -180,20 +180,7 @@ class SqlRepository:
         return found[query.offset : query.offset + query.limit]
 
     def put_run(self, row: RunRow) -> None:
-        self._exec(
-            self._upsert("serve_runs", "run_id", _RUN_COLS),
-            (
-                row.run_id,
-                row.thread_id,
-                row.assistant_id,
-                row.created_at,
-                row.updated_at,
-                row.status,
-                _dump(row.metadata),
-                _dump(row.kwargs),
-                row.multitask_strategy,
-            ),
-        )
+        self._exec(self._upsert("serve_runs", "run_id", RUN_COLS), run_values(row))
 
     def get_run(self, run_id: str) -> RunRow | None:
         rows = self._run(f"SELECT {_R} FROM serve_runs WHERE run_id = ?", (run_id,))
@@ -225,9 +212,9 @@ class SqlRepository:
 
 _THREAD_COLS = ("thread_id", "created_at", "updated_at", "metadata", "status", "graph_id",
                 "vals", "interrupts", "head")  # fmt: skip
-_RUN_COLS = ("run_id", "thread_id", "assistant_id", "created_at", "updated_at", "status",
+RUN_COLS = ("run_id", "thread_id", "assistant_id", "created_at", "updated_at", "status",
              "metadata", "kwargs", "multitask_strategy")  # fmt: skip
-_T, _R = ", ".join(_THREAD_COLS), ", ".join(_RUN_COLS)
+_T, _R = ", ".join(_THREAD_COLS), ", ".join(RUN_COLS)
 
 
 class SqliteRepository(SqlRepository):
@@ -306,6 +293,12 @@ class AsyncRepository:
 
     async def runs_in(self, statuses: tuple[RunStatus, ...]) -> list[RunRow]:
         return await self.call(self.sync.runs_in, statuses)
+
+
+def run_values(row: RunRow) -> tuple[Any, ...]:
+    """A run row's values in the order of `RUN_COLS`."""
+    return (row.run_id, row.thread_id, row.assistant_id, row.created_at, row.updated_at,
+            row.status, _dump(row.metadata), _dump(row.kwargs), row.multitask_strategy)  # fmt: skip
 
 
 def _dump(value: Any) -> str:

@@ -27,8 +27,8 @@ from psycopg import sql
 from agentc.runtime.checkpoint.pgdb import Database
 
 from .engine import RunEvent
-from .notify import CANCEL_CHANNEL, CHANNEL
-from .repo import RunRow, SqlRepository
+from .notify import CANCEL_CHANNEL, CHANNEL, events_payload
+from .repo import RUN_COLS, RunRow, SqlRepository, run_values
 
 SCHEMA_LOCK = 0x616765_6E7473  # one key for the server's tables
 _PG_SCHEMA = """
@@ -95,8 +95,11 @@ class PostgresRepository(SqlRepository):
     # ---- a run's changes, told to every process that waits for it (`notify.RunSignals`)
 
     def put_run(self, row: RunRow) -> None:
-        super().put_run(row)
-        self.notify(row.run_id)
+        # the row and its notification in one statement: one round trip, not two (the
+        # notification is delivered when the statement commits, so a reader sees the row)
+        upsert = self._upsert("serve_runs", "run_id", RUN_COLS)
+        args = (*run_values(row), CHANNEL, row.run_id)
+        self._run(f"WITH written AS ({upsert}) SELECT pg_notify(?, ?)", args)
 
     def delete_run(self, run_id: str) -> bool:
         found = super().delete_run(run_id)
@@ -116,7 +119,8 @@ class PostgresRepository(SqlRepository):
                 "ON CONFLICT DO NOTHING",
                 rows,
             )
-            cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, run_id))  # sent at commit
+            # sent at commit; only the readers of events wake (`notify.RunSignals`)
+            cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, events_payload(run_id)))
 
     def events_after(self, run_id: str, after: int, limit: int = 500) -> list[RunEvent]:
         rows = self._run(
