@@ -11,8 +11,6 @@ a run resumes it, and cancels only `looping` (whose script is one reply).
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +19,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support.procs import free_port, stop
 
 APP = Path(__file__).resolve().parent / "app" / "serve_app.agent"
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,12 +42,6 @@ class Served:
 
     def tail(self) -> str:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-40:])
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start(
@@ -79,13 +72,3 @@ def start(
             stop(proc)
             raise RuntimeError(f"agentc serve did not answer /ok in {READY_S} s:\n{served.tail()}")
         time.sleep(0.2)
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=15)

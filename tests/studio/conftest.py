@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from studio_kit import CHROMIUM, COUNTING, ROOT, Studio, _stop, start
+from studio_kit import CHROMIUM, COUNTING, ROOT, Studio, start, stop
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -24,7 +24,7 @@ def studio(tmp_path: Path) -> Iterator[Studio]:
     try:
         yield info
     finally:
-        _stop(proc)
+        stop(proc)
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ def counting(tmp_path: Path) -> Iterator[Studio]:
     try:
         yield info
     finally:
-        _stop(proc)
+        stop(proc)
 
 
 @pytest.fixture
@@ -47,7 +47,7 @@ def served(tmp_path: Path) -> Iterator[Studio]:
     try:
         yield info
     finally:
-        _stop(proc)
+        stop(proc)
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ free port of 127.0.0.1, answering `/ok`, and where screenshots go.
 
 `start` runs `python -m agentc COMMAND FILE --db memory://` (default
 examples/human_review.agent, whose scripted model keeps a count of its replies, so every
-test gets a fresh server and the first reply again); `_stop` ends its process group.
+test gets a fresh server and the first reply again); `stop` ends its process group.
 Screenshots go to `$AGENTC_ARTIFACTS/studio/` (default `tmp/`). `COUNTING` is an agent
 whose scripted model reports token usage and whose tool runs without a review (for the
 trace panel). The fixtures that use these are in `conftest.py`; the tests import from here
@@ -13,8 +13,6 @@ trace panel). The fixtures that use these are in `conftest.py`; the tests import
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +21,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support.procs import free_port, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "human_review.agent"
@@ -60,22 +59,6 @@ def artifacts() -> Path:
     return out
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=15)
-
-
 def _wait_ready(proc: subprocess.Popen[bytes], studio: Studio) -> None:
     deadline = time.monotonic() + READY_S
     while True:
@@ -102,7 +85,7 @@ def start(
     answering /ok (`more_env`: variables added to the server's environment)."""
     pytest.importorskip("starlette", reason="agentc studio needs starlette (the serve extra)")
     pytest.importorskip("uvicorn", reason="agentc studio needs uvicorn (the serve extra)")
-    port = _free_port()
+    port = free_port()
     log = workdir / f"{command}.log"
     argv = [sys.executable, "-m", "agentc", command, str(file), "--port", str(port), *extra]
     env = {**os.environ, **(more_env or {})}
@@ -120,6 +103,6 @@ def start(
     try:
         _wait_ready(proc, info)
     except BaseException:
-        _stop(proc)
+        stop(proc)
         raise
     return proc, info

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from page_kit import ask_and_pause, shot
 from playwright.sync_api import Page, expect
-from studio_kit import Studio, _stop, start
-from test_studio import ask_and_pause, shot
+from studio_kit import Studio, start, stop
 
 KEY = "studio-test-key-0123456789"
 
@@ -24,7 +24,7 @@ def keyed(tmp_path: Path) -> Iterator[Studio]:
     try:
         yield info
     finally:
-        _stop(proc)
+        stop(proc)
 
 
 def test_the_page_loads_without_the_key_and_its_data_needs_it(keyed: Studio) -> None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from page_kit import ask_and_pause, open_studio, shot
 from playwright.sync_api import Page, expect
-from studio_kit import Studio, _stop, start
-from test_studio import ask_and_pause, open_studio, shot
+from studio_kit import Studio, start, stop
 
 pytest.importorskip("opentelemetry.sdk", reason="the trace panel needs the otel extra")
 
@@ -116,4 +116,4 @@ def test_the_trace_panel_shows_a_running_runs_spans_live(tmp_path, browser_page:
         assert errors == []
     finally:
         flag.write_text("")
-        _stop(proc)
+        stop(proc)

@@ -19,7 +19,6 @@ import os
 import re
 import secrets
 import shutil
-import socket
 import sqlite3
 import subprocess
 import tempfile
@@ -29,6 +28,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+
+from .procs import free_port
 
 START_GUARD = 60  # seconds for initdb / pg_ctl: a hang becomes a failure
 _schemas = itertools.count()
@@ -46,12 +47,6 @@ def pg_bin() -> Path | None:
 def _version(path: str) -> int:
     m = re.search(r"/postgresql/(\d+)/", path)
     return int(m.group(1)) if m else 0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,13 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+from support.procs import free_port
 from test_cli_trace import agentc
 from tracing_kit import team_text, write
 
@@ -30,12 +30,6 @@ STARTUP_GUARD_S = 120  # a hang guard for a cold start, not a speed bound
 def _phoenix() -> str | None:
     found = os.environ.get("AGENTC_PHOENIX") or shutil.which("phoenix")
     return found or (str(CI_VENV) if CI_VENV.exists() else None)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _get(url: str, body: dict | None = None) -> dict:
@@ -51,13 +45,13 @@ def phoenix(tmp_path_factory):
     if program is None:
         pytest.skip("Arize Phoenix is not installed (pip install arize-phoenix)")
     work = tmp_path_factory.mktemp("phoenix")
-    port = _free_port()
+    port = free_port()
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "PHOENIX_"))},
         "PHOENIX_WORKING_DIR": str(work),
         "PHOENIX_HOST": "127.0.0.1",
         "PHOENIX_PORT": str(port),
-        "PHOENIX_GRPC_PORT": str(_free_port()),
+        "PHOENIX_GRPC_PORT": str(free_port()),
         "PHOENIX_TELEMETRY_ENABLED": "false",
     }
     log = (work / "phoenix.log").open("w")

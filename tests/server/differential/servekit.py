@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from support.procs import free_port, stop
 
 from agentc.testing.fake_provider import FakeProviderServer
 
@@ -71,12 +70,6 @@ def reference_missing() -> str | None:
     return None
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def server_env(fake: FakeProviderServer) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LANGSMITH_", "LANGCHAIN_"))}
     env.update(OFFLINE_ENV)
@@ -115,13 +108,7 @@ def _process(argv: list[str], cwd: Path, env: dict[str, str], url: str, log: Pat
             time.sleep(0.25)
         yield
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=15)
+        stop(proc)
 
 
 @contextmanager
