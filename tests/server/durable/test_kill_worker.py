@@ -17,6 +17,7 @@ from serve_kit import free_port
 from support.pg import sql
 
 FANOUT = "fanout"
+ASKING = "asking"
 INPUT = {"messages": [{"role": "user", "content": "go"}]}
 
 
@@ -102,6 +103,67 @@ def test_a_worker_killed_mid_superstep_is_finished_by_another(
         assert _finished_calls(pg_url, run["run_id"]) == 3
         saved = [out["saved"] for name, out in recorded if name == "agentc_checkpoint"]
         assert saved == _checkpoint_ids(pg_url, killed)
+    finally:
+        for p in procs:
+            p.stop()
+
+
+def _ask(client: Any, thread: str) -> tuple[str, dict[str, Any]]:
+    """Run `asking` on the thread until it pauses (count_a and count_b done, `ask` waiting
+    for its answer), then resume it with "yes"; the resumed run's id and its input."""
+    paused = client.runs.wait(thread, ASKING, input=INPUT)
+    assert paused["__interrupt__"][0]["value"] == {"question": "may I use 2?"}
+    assert client.threads.get(thread)["status"] == "interrupted"
+    run = client.runs.create(thread, ASKING, command={"resume": "yes"})
+    return run["run_id"], run
+
+
+@pytest.mark.slow
+def test_a_worker_killed_in_a_resumed_superstep_is_finished_by_another(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """The interrupt path: a superstep of three calls pauses on the third (a person's
+    review) after the other two finished; the answer resumes it, and the worker is killed
+    while the resumed call runs. The other worker finishes it with the same answer, the two
+    calls that finished before the pause are not run again, and the end is an undisturbed
+    resume's."""
+    records = tmp_path
+    procs: list[Proc] = []
+    try:
+        procs += [worker(pg_url, records, "worker-a"), worker(pg_url, records, "worker-b")]
+        procs.append(api(pg_url, records, "api", free_port()))
+        client = get_sync_client(url=procs[-1].url)
+        by_pid = {p.proc.pid: p for p in procs[:2]}
+
+        killed = client.threads.create()["thread_id"]
+        run_id, _ = _ask(client, killed)
+        arrived = records / f"arrived.{killed}"
+        pid = int(wait_for(lambda: arrived.exists() and arrived.read_text()))
+        steps_before = _steps(pg_url, killed)
+        by_pid[pid].kill9()
+        (records / "release").write_text("")
+        final = client.runs.join(killed, run_id)
+
+        calm = client.threads.create()["thread_id"]
+        calm_run, _ = _ask(client, calm)
+        calm_final = client.runs.join(calm, calm_run)
+
+        calls = _calls(records, killed)
+        assert calls["count_a end"] == 1 and calls["count_b end"] == 1  # not run again
+        # asked (paused), answered and killed, answered again on the other worker, done
+        assert calls["ask start"] == 3 and calls["ask answered yes"] == 2
+        assert calls["ask end"] == 1 and sum(calls.values()) == 4 + 3 + 2 + 1
+        assert _calls(records, calm)["ask answered yes"] == 1
+        assert (
+            final["messages"][-1]["content"] == "done: ,a0,ask2:yes,b1"
+        )  # the plan reply is empty
+        assert _normal(final) == _normal(calm_final)
+        assert _normal(client.threads.get_state(killed)["values"]) == _normal(calm_final)
+        steps = _steps(pg_url, killed)
+        assert steps[: len(steps_before)] == steps_before and steps == sorted(set(steps))
+        assert steps == _steps(pg_url, calm)
+        assert client.runs.get(killed, run_id)["status"] == "success"
+        assert client.threads.get(killed)["status"] == "idle"
     finally:
         for p in procs:
             p.stop()

@@ -1,7 +1,8 @@
 """The durable-run tests' nodes and tools. Each tool call appends `<thread> <tool> start`
 and `<thread> <tool> end` lines to the file `$AGENTC_KILL_DIR/calls.log` (one `write` per
 line, so lines of two processes never mix); `gate` also writes `arrived.<thread>` with its
-process id and waits until the test creates `release` (a file event, not a timer)."""
+process id and waits until the test creates `release` (a file event, not a timer); `ask`
+pauses the run for a person's answer (`interrupt`), records it, then waits as `gate` does."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agentc import Send, get_config
+from agentc import Send, get_config, interrupt
 from agentc.stdlib.messages import AIMessage, ToolMessage
 
 DIR = Path(os.environ.get("AGENTC_KILL_DIR", "."))
@@ -31,6 +32,12 @@ def _record(thread: str, tool: str, what: str) -> None:
 def plan(state: dict[str, Any]) -> dict[str, Any]:
     calls = [{"name": n, "args": {"n": i}, "id": f"call_{n}"}
              for i, n in enumerate(["count_a", "count_b", "gate"])]  # fmt: skip
+    return {"messages": [AIMessage(content="", tool_calls=calls)]}
+
+
+def plan_asking(state: dict[str, Any]) -> dict[str, Any]:
+    calls = [{"name": n, "args": {"n": i}, "id": f"call_{n}"}
+             for i, n in enumerate(["count_a", "count_b", "ask"])]  # fmt: skip
     return {"messages": [AIMessage(content="", tool_calls=calls)]}
 
 
@@ -65,11 +72,20 @@ def gate(n: int) -> str:
     """Wait until the test opens the gate."""
     thread = _thread()
     _record(thread, "gate", "start")
-    (DIR / f"arrived.{thread}").write_text(str(os.getpid()))
-    while not (DIR / "release").exists():
-        time.sleep(0.01)  # waiting for the test's file, not for a time
+    _wait_for_release(thread)
     _record(thread, "gate", "end")
     return f"g{n}"
+
+
+def ask(n: int) -> str:
+    """Ask a person, then wait until the test opens the gate."""
+    thread = _thread()
+    _record(thread, "ask", "start")
+    said = interrupt({"question": f"may I use {n}?"})
+    _record(thread, "ask", f"answered {said}")
+    _wait_for_release(thread)
+    _record(thread, "ask", "end")
+    return f"ask{n}:{said}"
 
 
 def answer(state: dict[str, Any]) -> dict[str, Any]:
@@ -77,4 +93,10 @@ def answer(state: dict[str, Any]) -> dict[str, Any]:
     return {"messages": [AIMessage(content="done: " + ",".join(results))]}
 
 
-TOOLS = {"count_a": count_a, "count_b": count_b, "gate": gate}
+def _wait_for_release(thread: str) -> None:
+    (DIR / f"arrived.{thread}").write_text(str(os.getpid()))
+    while not (DIR / "release").exists():
+        time.sleep(0.01)  # waiting for the test's file, not for a time
+
+
+TOOLS = {"count_a": count_a, "count_b": count_b, "gate": gate, "ask": ask}
