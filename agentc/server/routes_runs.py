@@ -121,13 +121,15 @@ async def create_run(ctx: Context, thread_id: str | None, body: RunCreate) -> Ru
 
 async def _create_run(ctx: Context, thread_id: str | None, body: RunCreate) -> RunRow:
     assistant = ctx.registry.find(body.assistant_id)
-    temporary = thread_id is None
+    # a run without a thread gets one of its own: forgotten when the run ends, or, with
+    # `on_completion: keep`, a thread like any other that the run leaves behind
+    temporary = thread_id is None and body.on_completion == "delete"
     tid = thread_id or str(uuid.uuid4())
-    row = None if temporary else await ctx.rows.get_thread(tid)
-    if row is None and not temporary and body.if_not_exists != "create":
+    row = None if thread_id is None else await ctx.rows.get_thread(tid)
+    if row is None and thread_id is not None and body.if_not_exists != "create":
         raise not_found("thread", tid)
-    if body.input is None and body.command is None and temporary:
-        raise ApiError(422, "a run without a thread needs an input", expected="input: {...}")
+    if thread_id is None:
+        _check_threadless(body)
     run_id = str(uuid.uuid4())
     labels = RunLabels(assistant.graph_id, assistant.assistant_id, tid, run_id)
     job = RunJob(
@@ -164,6 +166,17 @@ async def _create_run(ctx: Context, thread_id: str | None, body: RunCreate) -> R
             expected="multitask_strategy enqueue, interrupt or rollback, or an idle thread",
         ) from None
     return run
+
+
+def _check_threadless(body: RunCreate) -> None:
+    if body.command is not None and "resume" in body.command.model_fields_set:
+        raise ApiError(
+            400,
+            "a resume needs the thread of the run that paused",
+            expected="POST /threads/{thread_id}/runs/... with command.resume",
+        )
+    if body.input is None and body.command is None:
+        raise ApiError(422, "a run without a thread needs an input", expected="input: {...}")
 
 
 def _kwargs(job: RunJob, body: RunCreate) -> dict[str, Any]:

@@ -212,6 +212,29 @@ def test_stateless_runs_and_if_not_exists(served: Any) -> None:
     drive(served.url, body)
 
 
+def test_a_stateless_run_with_on_completion_keep_leaves_its_thread(served: Any) -> None:
+    """Without a thread a run's state is forgotten, unless it asks to keep it: then its
+    thread is one like any other, found by search, with the run's state and runs."""
+
+    async def body(client: LangGraphClient) -> None:
+        before = {t["thread_id"] for t in await client.threads.search(limit=1000)}
+        await client.runs.wait(None, "quick", input=QUESTION)
+        after_forgotten = {t["thread_id"] for t in await client.threads.search(limit=1000)}
+        await client.runs.wait(None, "quick", input=QUESTION, on_completion="keep")
+        kept = {t["thread_id"] for t in await client.threads.search(limit=1000)} - before
+        assert after_forgotten == before and len(kept) == 1
+        tid = kept.pop()
+        state = await client.threads.get_state(tid)
+        assert state["values"]["messages"][-1]["content"] == "ok"
+        thread = await client.threads.get(tid)
+        assert thread["status"] == "idle" and thread["metadata"]["graph_id"] == "quick"
+        runs = await client.runs.list(tid)
+        assert [r["status"] for r in runs] == ["success"]
+        assert runs[0]["kwargs"]["temporary"] is False
+
+    drive(served.url, body)
+
+
 def test_store_items_and_a_tool_writing_the_store(served: Any) -> None:
     async def body(client: LangGraphClient) -> None:
         await client.store.put_item(["users", "ann"], "prefs", {"tea": True, "n": 3})

@@ -95,6 +95,16 @@ def test_runs_answer_queue_cancel_and_store_no_pickle(pg_url: str, tmp_path: Pat
         ]
         alone = client.runs.wait(None, "fanout", input=INPUT)  # a run without a thread
         assert alone["messages"][-1]["content"] == "done: ,a0,b1,g2"
+        # ... that keeps its thread: a thread run like any other, its supersteps journaled
+        known = {t["thread_id"] for t in client.threads.search(limit=100)}
+        kept = client.runs.create(None, "fanout", input=INPUT, on_completion="keep")
+        joined = client.runs.join(kept["thread_id"], kept["run_id"])
+        assert joined["messages"][-1]["content"] == "done: ,a0,b1,g2"
+        assert kept["thread_id"] not in known
+        state = client.threads.get_state(kept["thread_id"])
+        assert state["values"]["messages"] == joined["messages"]
+        journaled = sql(pg_url, "SELECT name FROM serve_journal WHERE run_id = ?", kept["run_id"])
+        assert ("agentc_checkpoint",) in journaled
 
         names, texts = _dbos_values(pg_url)
         assert names == {"agentc_json"}
