@@ -170,8 +170,8 @@ async def _create_run(ctx: Context, thread_id: str | None, body: RunCreate) -> R
 
 def _check_threadless(body: RunCreate) -> None:
     if body.command is not None and "resume" in body.command.model_fields_set:
-        raise ApiError(
-            400,
+        raise ApiError(  # (LangGraph's server says 400; our bodies' mistakes are all 422)
+            422,
             "a resume needs the thread of the run that paused",
             expected="POST /threads/{thread_id}/runs/... with command.resume",
         )

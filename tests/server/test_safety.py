@@ -92,7 +92,7 @@ def test_bodies_over_the_limit_are_413(guarded: Any) -> None:
         ("GET", "/threads/0b8bf2a4-6a70-4b36-8b5e-2a3c9f2c0d11", None, 404, "not found"),
         ("POST", "/runs/wait", b'{"assistant_id": "ghost", "input": {}}', 404, "ghost"),
         ("POST", "/runs/wait", b'{"input": {}}', 422, "assistant_id"),
-        ("POST", "/runs/wait", b'{"assistant_id": "quick", "command": {"resume": null}}', 400,
+        ("POST", "/runs/wait", b'{"assistant_id": "quick", "command": {"resume": null}}', 422,
          "needs the thread"),
         ("POST", "/runs/stream", b'{"assistant_id": "quick"}', 422, "needs an input"),
         ("POST", "/runs/stream", b'{"assistant_id": "quick", "input": {}, "stream_mode": "debug"}',
