@@ -101,6 +101,15 @@ class PostgresRepository(SqlRepository):
         args = (*run_values(row), CHANNEL, row.run_id)
         self._run(f"WITH written AS ({upsert}) SELECT pg_notify(?, ?)", args)
 
+    def delete_thread(self, thread_id: str) -> bool:
+        # what its runs left beside their rows (their events, journals and cancels hold
+        # model replies and tool results): gone with them
+        runs = "SELECT run_id FROM serve_runs WHERE thread_id = ?"
+        self._exec(f"DELETE FROM serve_run_events WHERE run_id IN ({runs})", (thread_id,))
+        self._exec(f"DELETE FROM serve_cancels WHERE run_id IN ({runs})", (thread_id,))
+        self._exec("DELETE FROM serve_journal WHERE thread_id = ?", (thread_id,))
+        return super().delete_thread(thread_id)
+
     def delete_run(self, run_id: str) -> bool:
         found = super().delete_run(run_id)
         self.notify(run_id)

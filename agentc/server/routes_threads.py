@@ -9,6 +9,7 @@ thread whose last run was rolled back reads the checkpoint from before that run.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from dataclasses import replace
@@ -48,6 +49,16 @@ async def new_thread(ctx: Context, thread_id: str, metadata: dict[str, Any]) -> 
     )
     await ctx.rows.put_thread(row)
     return row
+
+
+async def forget_checkpoints(ctx: Context, thread_id: str) -> None:
+    """Delete the thread's saved checkpoints and pending writes (off the event loop when
+    the checkpointer blocks)."""
+    checkpointer = ctx.registry.backends.checkpointer
+    if checkpointer.blocking:
+        await asyncio.to_thread(checkpointer.delete_thread, thread_id)
+    else:
+        checkpointer.delete_thread(thread_id)
 
 
 def thread_graph(ctx: Context, row: ThreadRow) -> LoadedGraph | None:
@@ -111,6 +122,7 @@ def routes(ctx: Context) -> list[Op]:
             if run.status in ("pending", "running"):
                 await ctx.engine.cancel(run.run_id, "interrupt")
         await ctx.rows.delete_thread(tid)
+        await forget_checkpoints(ctx, tid)
         return no_content()
 
     async def search(request: Request) -> Response:

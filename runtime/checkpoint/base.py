@@ -124,6 +124,11 @@ class Checkpointer(Protocol):
 
     def writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]: ...
 
+    def delete_thread(self, thread_id: str) -> None:
+        """Forget the thread: every checkpoint and pending write of it, in every namespace
+        (its subgraphs' too). A thread that has none is no error."""
+        ...
+
     def claim(self, thread_id: str) -> ThreadClaim:
         """Make this caller the thread's only writer until the claim is released, or raise
         `ThreadBusyError` at once (never wait). Cheap: it is taken on every run. A claim

@@ -60,6 +60,13 @@ class MemoryCheckpointer:
     def writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
         return list(self._writes.get((thread_id, ns, checkpoint_id), ()))
 
+    def delete_thread(self, thread_id: str) -> None:
+        with self._lock:
+            for key in [k for k in self._ckpts if k[0] == thread_id]:
+                del self._ckpts[key], self._by_id[key]
+            for ckpt in [k for k in self._writes if k[0] == thread_id]:
+                del self._writes[ckpt]
+
     def claim(self, thread_id: str) -> ThreadClaim:
         return self._claims.claim(thread_id)  # the store lives in this process only
 

@@ -165,6 +165,11 @@ class PostgresCheckpointer(RowReader):
             ).fetchall()
         return self._load_writes(thread_id, checkpoint_id, rows)
 
+    def delete_thread(self, thread_id: str) -> None:
+        with self._sql(thread_id, writing=True) as conn, conn.transaction():
+            conn.execute("DELETE FROM agentc_checkpoints WHERE thread_id=%s", (thread_id,))
+            conn.execute("DELETE FROM agentc_writes WHERE thread_id=%s", (thread_id,))
+
     def claim(self, thread_id: str) -> ThreadClaim:
         return self._claims.claim(thread_id)
 

@@ -34,8 +34,9 @@ from .base import (
 )
 from .rows import RowReader, dump_checkpoint, write_rows
 
-# `seq` is the rowid: one more than the largest (rows are never deleted), so it orders
-# rows as they were saved; files made with AUTOINCREMENT read the same, but paid a page of
+# `seq` is the rowid: one more than the largest row's (a deleted thread's rows may have
+# been the largest: the next row takes a number they had, still above every row kept), so
+# it orders rows as they were saved; files made with AUTOINCREMENT read the same, but paid a page of
 # `sqlite_sequence` in every commit
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -187,6 +188,19 @@ class SqliteCheckpointer(RowReader):
                 (thread_id, ns, checkpoint_id),
             ).fetchall()
         return self._load_writes(thread_id, checkpoint_id, rows)
+
+    def delete_thread(self, thread_id: str) -> None:
+        with self._lock, self._db(thread_id, writing=True):
+            self._conn.execute("BEGIN")
+            try:
+                self._conn.execute("DELETE FROM checkpoints WHERE thread_id=?", (thread_id,))
+                self._conn.execute("DELETE FROM writes WHERE thread_id=?", (thread_id,))
+            except BaseException:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+            self._committed()
 
     def claim(self, thread_id: str) -> ThreadClaim:
         return self._claims.claim(thread_id)

@@ -18,7 +18,7 @@ from agentc.runtime import (
     RunConfig,
     UnknownStoredTypeError,
 )
-from agentc.runtime.checkpoint import CheckpointSource, WriteKind
+from agentc.runtime.checkpoint import CheckpointQuery, CheckpointSource, WriteKind
 from agentc.runtime.errors import SerializationError
 from agentc.runtime.serde import register_type
 
@@ -171,6 +171,30 @@ def test_sqlite_file_grows_linearly(saved):
         store.close()
     per_round = [(b - a) / d for (a, b, d) in ((sizes[0], sizes[1], 10), (sizes[1], sizes[2], 20))]
     assert per_round[1] < per_round[0] * 1.3  # linear, not quadratic
+
+
+def test_delete_thread_forgets_its_checkpoints_and_writes_only(store):
+    """A deleted thread has nothing saved, in any namespace; other threads keep theirs,
+    and the next run on the deleted thread starts from nothing."""
+    g = _chat(store)
+    g.invoke(_hi(1), T)
+    other = RunConfig(thread_id="other")
+    g.invoke(_hi(1, messages=["alone"]), other)
+    head = store.get("t", "")
+    store.put_writes("t", "sub:1", head.id, [("task", WriteKind.RESUME, {"i": "yes"})])
+    store.put_writes("t", "", head.id, [("task", WriteKind.RESUME, {"i": "yes"})])
+    kept = [c.id for c in store.list("other", "")]
+
+    store.delete_thread("t")
+    store.delete_thread("never-saved")  # nothing to forget is no error
+
+    assert store.get("t", "") is None and store.list("t", "") == []
+    assert store.writes("t", "", head.id) == [] and store.writes("t", "sub:1", head.id) == []
+    assert store.search(CheckpointQuery(thread_id="t", ns=None)) == []
+    assert [c.id for c in store.list("other", "")] == kept
+    assert len(g.get_state(other).values["messages"]) == 4
+    again = g.invoke(_hi(1, messages=["anew"]), T)
+    assert [m.text for m in again["messages"]][0] == "anew" and len(again["messages"]) == 4
 
 
 def test_time_travel_forks_from_an_old_checkpoint(store):

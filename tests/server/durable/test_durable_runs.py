@@ -17,6 +17,7 @@ from serve_kit import free_port
 from support.pg import sql
 
 INPUT = {"messages": [{"role": "user", "content": "go"}]}
+_CKPTS = "SELECT 1 FROM checkpoints WHERE thread_id = ?"
 
 
 def _pickled(text: str) -> bool:
@@ -105,6 +106,16 @@ def test_runs_answer_queue_cancel_and_store_no_pickle(pg_url: str, tmp_path: Pat
         assert state["values"]["messages"] == joined["messages"]
         journaled = sql(pg_url, "SELECT name FROM serve_journal WHERE run_id = ?", kept["run_id"])
         assert ("agentc_checkpoint",) in journaled
+
+        # deleting a thread deletes what its runs saved, not only its record
+        tid = kept["thread_id"]
+        events = "SELECT 1 FROM serve_run_events WHERE run_id = ?"
+        assert sql(pg_url, events, kept["run_id"]) and sql(pg_url, _CKPTS, tid)
+        client.threads.delete(tid)
+        for table in ("checkpoints", "writes", "serve_journal", "serve_runs"):
+            assert not sql(pg_url, f"SELECT 1 FROM {table} WHERE thread_id = ?", tid), table
+        assert not sql(pg_url, events, kept["run_id"])
+        assert sql(pg_url, _CKPTS, other)  # another thread's stay
 
         names, texts = _dbos_values(pg_url)
         assert names == {"agentc_json"}
