@@ -100,14 +100,20 @@ class SqliteCheckpointer(RowReader):
         self, thread_id: str, ns: str, checkpoint_id: str, writes: list[PendingWrite]
     ) -> None:
         rows = write_rows(thread_id, ns, checkpoint_id, writes)
-        with self._lock, self._db(thread_id, writing=True):
+        with self._transaction(thread_id):
+            self._conn.executemany(
+                "INSERT INTO writes (thread_id, ns, checkpoint_id, task_id, kind, data) "
+                "VALUES (?,?,?,?,?,?)",
+                rows,
+            )
+
+    @contextmanager
+    def _transaction(self, thread: str) -> Iterator[None]:
+        """The statements of the block, all saved or none (under the lock)."""
+        with self._lock, self._db(thread, writing=True):
             self._conn.execute("BEGIN")
             try:
-                self._conn.executemany(
-                    "INSERT INTO writes (thread_id, ns, checkpoint_id, task_id, kind, data) "
-                    "VALUES (?,?,?,?,?,?)",
-                    rows,
-                )
+                yield
             except BaseException:
                 if self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
@@ -190,17 +196,9 @@ class SqliteCheckpointer(RowReader):
         return self._load_writes(thread_id, checkpoint_id, rows)
 
     def delete_thread(self, thread_id: str) -> None:
-        with self._lock, self._db(thread_id, writing=True):
-            self._conn.execute("BEGIN")
-            try:
-                self._conn.execute("DELETE FROM checkpoints WHERE thread_id=?", (thread_id,))
-                self._conn.execute("DELETE FROM writes WHERE thread_id=?", (thread_id,))
-            except BaseException:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
-            self._committed()
+        with self._transaction(thread_id):
+            self._conn.execute("DELETE FROM checkpoints WHERE thread_id=?", (thread_id,))
+            self._conn.execute("DELETE FROM writes WHERE thread_id=?", (thread_id,))
 
     def claim(self, thread_id: str) -> ThreadClaim:
         return self._claims.claim(thread_id)

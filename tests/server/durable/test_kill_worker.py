@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,19 +57,26 @@ def _steps(db: str, thread: str) -> list[int]:
     return [int(r[0]) for r in rows]  # type: ignore[call-overload]
 
 
+@contextmanager
+def _two_workers(db: str, records: Path) -> Iterator[tuple[Any, dict[int, Proc]]]:
+    """Two workers and an API process on `db`: an SDK client, and the workers by pid."""
+    procs: list[Proc] = []
+    try:
+        procs += [worker(db, records, "worker-a"), worker(db, records, "worker-b")]
+        procs.append(api(db, records, "api", free_port()))
+        yield get_sync_client(url=procs[-1].url), {p.proc.pid: p for p in procs[:2]}
+    finally:
+        for p in procs:
+            p.stop()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["kill -9", "SIGTERM"])
 def test_a_worker_killed_mid_superstep_is_finished_by_another(
     how: str, pg_url: str, tmp_path: Path
 ) -> None:
     records = tmp_path
-    procs: list[Proc] = []
-    try:
-        procs += [worker(pg_url, records, "worker-a"), worker(pg_url, records, "worker-b")]
-        procs.append(api(pg_url, records, "api", free_port()))
-        client = get_sync_client(url=procs[-1].url)
-        by_pid = {p.proc.pid: p for p in procs[:2]}
-
+    with _two_workers(pg_url, records) as (client, by_pid):
         # the killed run: wait for gate to block and for both siblings' results to be
         # recorded (steps of the workflow; the superstep is not saved yet)
         killed = client.threads.create()["thread_id"]
@@ -103,9 +112,6 @@ def test_a_worker_killed_mid_superstep_is_finished_by_another(
         assert _finished_calls(pg_url, run["run_id"]) == 3
         saved = [out["saved"] for name, out in recorded if name == "agentc_checkpoint"]
         assert saved == _checkpoint_ids(pg_url, killed)
-    finally:
-        for p in procs:
-            p.stop()
 
 
 def _ask(client: Any, thread: str) -> tuple[str, dict[str, Any]]:
@@ -128,13 +134,7 @@ def test_a_worker_killed_in_a_resumed_superstep_is_finished_by_another(
     calls that finished before the pause are not run again, and the end is an undisturbed
     resume's."""
     records = tmp_path
-    procs: list[Proc] = []
-    try:
-        procs += [worker(pg_url, records, "worker-a"), worker(pg_url, records, "worker-b")]
-        procs.append(api(pg_url, records, "api", free_port()))
-        client = get_sync_client(url=procs[-1].url)
-        by_pid = {p.proc.pid: p for p in procs[:2]}
-
+    with _two_workers(pg_url, records) as (client, by_pid):
         killed = client.threads.create()["thread_id"]
         run_id, _ = _ask(client, killed)
         arrived = records / f"arrived.{killed}"
@@ -164,6 +164,3 @@ def test_a_worker_killed_in_a_resumed_superstep_is_finished_by_another(
         assert steps == _steps(pg_url, calm)
         assert client.runs.get(killed, run_id)["status"] == "success"
         assert client.threads.get(killed)["status"] == "idle"
-    finally:
-        for p in procs:
-            p.stop()
