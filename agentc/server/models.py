@@ -97,6 +97,14 @@ class ThreadPatch(Body):
     metadata: dict[str, Any] | None = None
 
 
+class ThreadPrune(Body):
+    """Delete several threads at once (`keep_latest`, keeping each one's last state, is
+    refused: as in `langgraph dev`)."""
+
+    thread_ids: list[str] = Field(default_factory=list, max_length=1000)
+    strategy: Literal["delete", "keep_latest"] = "delete"
+
+
 class ThreadSearch(Body):
     ids: list[str] | None = None
     metadata: dict[str, Any] | None = None

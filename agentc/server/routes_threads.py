@@ -27,6 +27,7 @@ from .models import (
     StateUpdate,
     ThreadCreate,
     ThreadPatch,
+    ThreadPrune,
     ThreadSearch,
 )
 from .repo import ThreadQuery, ThreadRow, contains
@@ -59,6 +60,18 @@ async def forget_checkpoints(ctx: Context, thread_id: str) -> None:
         await asyncio.to_thread(checkpointer.delete_thread, thread_id)
     else:
         checkpointer.delete_thread(thread_id)
+
+
+async def delete_thread(ctx: Context, thread_id: str) -> bool:
+    """Stop the thread's runs, then delete it and all it saved; False: no such thread."""
+    if await ctx.rows.get_thread(thread_id) is None:
+        return False
+    for run in await ctx.rows.list_runs(thread_id, 1000, 0):
+        if run.status in ("pending", "running"):
+            await ctx.engine.cancel(run.run_id, "interrupt")
+    await ctx.rows.delete_thread(thread_id)
+    await forget_checkpoints(ctx, thread_id)
+    return True
 
 
 def thread_graph(ctx: Context, row: ThreadRow) -> LoadedGraph | None:
@@ -117,13 +130,18 @@ def routes(ctx: Context) -> list[Op]:
 
     async def delete(request: Request) -> Response:
         tid = path_uuid(request, "thread_id")
-        await find_thread(ctx, tid)
-        for run in await ctx.rows.list_runs(tid, 1000, 0):
-            if run.status in ("pending", "running"):
-                await ctx.engine.cancel(run.run_id, "interrupt")
-        await ctx.rows.delete_thread(tid)
-        await forget_checkpoints(ctx, tid)
+        if not await delete_thread(ctx, tid):
+            raise not_found("thread", tid)
         return no_content()
+
+    async def prune(request: Request) -> Response:
+        body = await read_body(request, ThreadPrune)
+        ids = [check_uuid(i, "thread_ids[]") for i in body.thread_ids]
+        if body.strategy == "keep_latest":
+            raise ApiError(422, "strategy 'keep_latest' is not served",
+                           expected="strategy 'delete' (each thread and all it saved)")  # fmt: skip
+        pruned = [await delete_thread(ctx, tid) for tid in dict.fromkeys(ids)]
+        return ok({"pruned_count": sum(pruned)})  # threads that were there
 
     async def search(request: Request) -> Response:
         q = await read_body(request, ThreadSearch, optional=True)
@@ -193,6 +211,7 @@ def routes(ctx: Context) -> list[Op]:
         Op("POST", "/threads", create, "Create a thread", "threads", ThreadCreate),
         Op("POST", "/threads/search", search, "Search threads", "threads", ThreadSearch),
         Op("POST", "/threads/count", count, "Count threads", "threads", ThreadSearch),
+        Op("POST", "/threads/prune", prune, "Delete several threads", "threads", ThreadPrune),
         Op("GET", t, get, "Get a thread", "threads"),
         Op("PATCH", t, patch, "Change a thread's metadata", "threads", ThreadPatch),
         Op("DELETE", t, delete, "Delete a thread", "threads", returns=""),

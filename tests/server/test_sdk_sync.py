@@ -29,3 +29,33 @@ def test_sync_client_streams_pauses_and_resumes(served: Any) -> None:
     assert state["next"] == [] and state["values"]["log"] == ["draft", "review", "publish"]
     assert len(client.threads.get_history(post, limit=100)) >= 4
     assert client.threads.get(post)["status"] == "idle"
+
+
+def test_prune_deletes_threads_and_what_they_saved(served: Any) -> None:
+    """`threads.prune` as `langgraph dev` serves it: the threads named are deleted with
+    their checkpoints (ids of no thread are not counted); `keep_latest` is refused."""
+    import sqlite3
+
+    from langgraph_sdk.errors import NotFoundError, UnprocessableEntityError
+
+    client = get_sync_client(url=served.url)
+    gone, kept = (client.threads.create()["thread_id"] for _ in range(2))
+    for tid in (gone, kept):
+        client.runs.wait(tid, "calculator", input=QUESTION)
+    db = served.log.parent / "serve.db"
+
+    def saved(tid: str) -> int:
+        with sqlite3.connect(db) as conn:
+            rows = conn.execute("SELECT count(*) FROM checkpoints WHERE thread_id = ?", (tid,))
+            return int(rows.fetchone()[0])
+
+    assert saved(gone) > 0 and saved(kept) > 0
+    nobody = "0b8bf2a4-6a70-4b36-8b5e-2a3c9f2c0d11"
+    assert client.threads.prune([gone, gone, nobody]) == {"pruned_count": 1}
+    with pytest.raises(NotFoundError):
+        client.threads.get(gone)
+    assert saved(gone) == 0 and saved(kept) > 0
+    assert client.threads.get_state(kept)["values"]["messages"][-1]["content"]
+    with pytest.raises(UnprocessableEntityError, match="keep_latest"):
+        client.threads.prune([kept], strategy="keep_latest")
+    assert client.threads.prune([]) == {"pruned_count": 0}
