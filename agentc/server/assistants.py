@@ -12,11 +12,13 @@ same text `agentc check` prints.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from agentc import ir
 from agentc.api import bind, compile_program
@@ -28,6 +30,8 @@ from agentc.tracing.served import trace_served
 from .backends import Backends
 from .errors import not_found
 from .wire import iso
+
+T = TypeVar("T")
 
 NAMESPACE_GRAPH = uuid.UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8")  # LangGraph's
 
@@ -100,6 +104,13 @@ class Registry:
                     program, g.name, base_dir, backends.checkpointer, backends.store
                 )
                 trace_served(self._graphs[g.name], g.trace, base_dir)  # `trace` line, OTEL_*
+
+    async def checkpoints(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)`, a call of the served checkpointer: off the event loop when it
+        blocks (SQLite, PostgreSQL)."""
+        if self.backends.checkpointer.blocking:
+            return await asyncio.to_thread(fn, *args)
+        return fn(*args)
 
     def all(self) -> list[Assistant]:
         return list(self.by_id.values())

@@ -13,9 +13,7 @@ rolled-back run).
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -37,7 +35,6 @@ _THREAD_STATUS: dict[RunStatus, ThreadStatus] = {
     "interrupted": "interrupted",
 }
 R = TypeVar("R", ThreadRow, RunRow)
-T = TypeVar("T")
 
 
 def command_of(body: Any) -> Command:
@@ -112,21 +109,17 @@ class GraphExecutor:
         given = (config or {}).get("configurable", {}).get("checkpoint_id")
         if given:
             return str(given)
-        latest = await self._read(self.registry.backends.checkpointer.get, thread_id, "", None)
+        saver = self.registry.backends.checkpointer
+        latest = await self.registry.checkpoints(saver.get, thread_id, "", None)
         return latest.id if latest is not None else None
-
-    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
-        """A checkpointer read, off the event loop when the store blocks."""
-        if self.registry.backends.checkpointer.blocking:
-            return await asyncio.to_thread(fn, *args)
-        return fn(*args)
 
     async def _first_input(self, thread_id: str) -> str | None:
         """The thread's first checkpoint: the input of its first run, before any node ran
         (its values are empty). Rolling that run back returns the thread to it, as near
         as a store that deletes nothing comes to LangGraph's deleting the run's
         checkpoints: the state reads empty and the next run starts from nothing."""
-        saved = await self._read(self.registry.backends.checkpointer.list, thread_id, "")
+        saver = self.registry.backends.checkpointer
+        saved = await self.registry.checkpoints(saver.list, thread_id, "")
         return next((c.id for c in saved if c.parent_id is None), None)
 
     async def run(self, job: RunJob, emit: Emit) -> RunOutcome:

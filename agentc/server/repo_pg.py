@@ -102,13 +102,16 @@ class PostgresRepository(SqlRepository):
         self._run(f"WITH written AS ({upsert}) SELECT pg_notify(?, ?)", args)
 
     def delete_thread(self, thread_id: str) -> bool:
-        # what its runs left beside their rows (their events, journals and cancels hold
-        # model replies and tool results): gone with them
-        runs = "SELECT run_id FROM serve_runs WHERE thread_id = ?"
-        self._exec(f"DELETE FROM serve_run_events WHERE run_id IN ({runs})", (thread_id,))
-        self._exec(f"DELETE FROM serve_cancels WHERE run_id IN ({runs})", (thread_id,))
-        self._exec("DELETE FROM serve_journal WHERE thread_id = ?", (thread_id,))
-        return super().delete_thread(thread_id)
+        # with its runs goes what they left beside their rows (their events, journals and
+        # cancels hold model replies and tool results), all in one transaction
+        runs = "SELECT run_id FROM serve_runs WHERE thread_id = %s"
+        with self.db.connection() as conn, conn.transaction():
+            for table in ("serve_run_events", "serve_cancels"):
+                conn.execute(f"DELETE FROM {table} WHERE run_id IN ({runs})", (thread_id,))
+            for table in ("serve_journal", "serve_runs"):
+                conn.execute(f"DELETE FROM {table} WHERE thread_id = %s", (thread_id,))
+            found = conn.execute("DELETE FROM serve_threads WHERE thread_id = %s", (thread_id,))
+            return found.rowcount > 0
 
     def delete_run(self, run_id: str) -> bool:
         found = super().delete_run(run_id)

@@ -9,7 +9,6 @@ thread whose last run was rolled back reads the checkpoint from before that run.
 
 from __future__ import annotations
 
-import asyncio
 import time
 import uuid
 from dataclasses import replace
@@ -52,16 +51,6 @@ async def new_thread(ctx: Context, thread_id: str, metadata: dict[str, Any]) -> 
     return row
 
 
-async def forget_checkpoints(ctx: Context, thread_id: str) -> None:
-    """Delete the thread's saved checkpoints and pending writes (off the event loop when
-    the checkpointer blocks)."""
-    checkpointer = ctx.registry.backends.checkpointer
-    if checkpointer.blocking:
-        await asyncio.to_thread(checkpointer.delete_thread, thread_id)
-    else:
-        checkpointer.delete_thread(thread_id)
-
-
 async def delete_thread(ctx: Context, thread_id: str) -> bool:
     """Stop the thread's runs, then delete it and all it saved; False: no such thread."""
     if await ctx.rows.get_thread(thread_id) is None:
@@ -70,7 +59,7 @@ async def delete_thread(ctx: Context, thread_id: str) -> bool:
         if run.status in ("pending", "running"):
             await ctx.engine.cancel(run.run_id, "interrupt")
     await ctx.rows.delete_thread(thread_id)
-    await forget_checkpoints(ctx, thread_id)
+    await ctx.registry.checkpoints(ctx.registry.backends.checkpointer.delete_thread, thread_id)
     return True
 
 

@@ -36,8 +36,8 @@ from .rows import RowReader, dump_checkpoint, write_rows
 
 # `seq` is the rowid: one more than the largest row's (a deleted thread's rows may have
 # been the largest: the next row takes a number they had, still above every row kept), so
-# it orders rows as they were saved; files made with AUTOINCREMENT read the same, but paid a page of
-# `sqlite_sequence` in every commit
+# it orders rows as they were saved; files made with AUTOINCREMENT read the same, but paid
+# a page of `sqlite_sequence` in every commit
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checkpoints (
   seq INTEGER PRIMARY KEY,
