@@ -9,6 +9,7 @@ thread whose last run was rolled back reads the checkpoint from before that run.
 
 from __future__ import annotations
 
+import copy
 import time
 import uuid
 from dataclasses import replace
@@ -61,6 +62,24 @@ async def delete_thread(ctx: Context, thread_id: str) -> bool:
     await ctx.rows.delete_thread(thread_id)
     await ctx.registry.checkpoints(ctx.registry.backends.checkpointer.delete_thread, thread_id)
     return True
+
+
+async def copy_thread(ctx: Context, source: ThreadRow) -> ThreadRow:
+    """A new thread holding a copy of all `source` saved: its metadata, which graph's
+    state it holds (and the checkpoint it reads, after a rollback), and every checkpoint,
+    so it reads and continues as the source would. Like LangGraph's server, the copy is
+    `idle` and has no runs."""
+    now = time.time()
+    tid = str(uuid.uuid4())
+    await ctx.registry.checkpoints(
+        ctx.registry.backends.checkpointer.copy_thread, source.thread_id, tid
+    )
+    row = replace(  # as LangGraph's: no `values` on the thread until a run of its own
+        source, thread_id=tid, created_at=now, updated_at=now, status="idle",
+        metadata=copy.deepcopy(source.metadata), values=None, interrupts={},
+    )  # fmt: skip
+    await ctx.rows.put_thread(row)
+    return row
 
 
 def thread_graph(ctx: Context, row: ThreadRow) -> LoadedGraph | None:
@@ -122,6 +141,10 @@ def routes(ctx: Context) -> list[Op]:
         if not await delete_thread(ctx, tid):
             raise not_found("thread", tid)
         return no_content()
+
+    async def copy_(request: Request) -> Response:
+        source = await find_thread(ctx, path_uuid(request, "thread_id"))
+        return ok((await copy_thread(ctx, source)).json())
 
     async def prune(request: Request) -> Response:
         body = await read_body(request, ThreadPrune)
@@ -204,6 +227,7 @@ def routes(ctx: Context) -> list[Op]:
         Op("GET", t, get, "Get a thread", "threads"),
         Op("PATCH", t, patch, "Change a thread's metadata", "threads", ThreadPatch),
         Op("DELETE", t, delete, "Delete a thread", "threads", returns=""),
+        Op("POST", f"{t}/copy", copy_, "Copy a thread and all it saved", "threads"),
         Op("GET", f"{t}/state", get_state, "Get a thread's state", "threads"),
         Op("POST", f"{t}/state", update_state, "Update a thread's state", "threads", StateUpdate),
         Op("GET", f"{t}/state/{{checkpoint_id}}", get_state, "Get the state at a checkpoint",

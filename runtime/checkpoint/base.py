@@ -129,6 +129,14 @@ class Checkpointer(Protocol):
         (its subgraphs' too). A thread that has none is no error."""
         ...
 
+    def copy_thread(self, source_id: str, target_id: str) -> None:
+        """Give `target_id`, a thread with nothing saved, a copy of everything `source_id`
+        saved: every checkpoint and pending write, in every namespace, under the same ids
+        and in the same order, so the copy reads, lists and continues as the source does
+        and the two go their own ways afterwards. A source with nothing saved copies
+        nothing."""
+        ...
+
     def claim(self, thread_id: str) -> ThreadClaim:
         """Make this caller the thread's only writer until the claim is released, or raise
         `ThreadBusyError` at once (never wait). Cheap: it is taken on every run. A claim

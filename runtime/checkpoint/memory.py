@@ -67,6 +67,16 @@ class MemoryCheckpointer:
             for ckpt in [k for k in self._writes if k[0] == thread_id]:
                 del self._writes[ckpt]
 
+    def copy_thread(self, source_id: str, target_id: str) -> None:
+        with self._lock:  # the records themselves are shared: saved values are read-only
+            for (thread, ns), items in list(self._ckpts.items()):
+                if thread == source_id:
+                    self._ckpts[(target_id, ns)] = list(items)
+                    self._by_id[(target_id, ns)] = dict(self._by_id[(thread, ns)])
+            for (thread, ns, cid), writes in list(self._writes.items()):
+                if thread == source_id:
+                    self._writes[(target_id, ns, cid)] = list(writes)
+
     def claim(self, thread_id: str) -> ThreadClaim:
         return self._claims.claim(thread_id)  # the store lives in this process only
 

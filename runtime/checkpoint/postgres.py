@@ -170,6 +170,20 @@ class PostgresCheckpointer(RowReader):
             conn.execute("DELETE FROM agentc_checkpoints WHERE thread_id=%s", (thread_id,))
             conn.execute("DELETE FROM agentc_writes WHERE thread_id=%s", (thread_id,))
 
+    def copy_thread(self, source_id: str, target_id: str) -> None:
+        with self._sql(target_id, writing=True) as conn, conn.transaction():
+            conn.execute(  # in `seq` order: the copy lists as the source does
+                f"INSERT INTO agentc_checkpoints ({_COLS}) SELECT %s, ns, id, parent_id, data "
+                "FROM agentc_checkpoints WHERE thread_id=%s ORDER BY seq",
+                (target_id, source_id),
+            )
+            conn.execute(
+                "INSERT INTO agentc_writes (thread_id, ns, checkpoint_id, task_id, kind, data) "
+                "SELECT %s, ns, checkpoint_id, task_id, kind, data FROM agentc_writes "
+                "WHERE thread_id=%s ORDER BY seq",
+                (target_id, source_id),
+            )
+
     def claim(self, thread_id: str) -> ThreadClaim:
         return self._claims.claim(thread_id)
 

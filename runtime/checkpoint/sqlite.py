@@ -51,6 +51,13 @@ CREATE TABLE IF NOT EXISTS writes (
   task_id TEXT NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS writes_ckpt ON writes (thread_id, ns, checkpoint_id);
 """
+# A thread's rows copied under another thread id (`copy_thread`), oldest first.
+_COPY = (
+    "INSERT INTO checkpoints (thread_id, ns, id, parent_id, data) "
+    "SELECT ?, ns, id, parent_id, data FROM checkpoints WHERE thread_id=? ORDER BY seq",
+    "INSERT INTO writes (thread_id, ns, checkpoint_id, task_id, kind, data) "
+    "SELECT ?, ns, checkpoint_id, task_id, kind, data FROM writes WHERE thread_id=? ORDER BY seq",
+)
 
 
 class SqliteCheckpointer(RowReader):
@@ -199,6 +206,11 @@ class SqliteCheckpointer(RowReader):
         with self._transaction(thread_id):
             self._conn.execute("DELETE FROM checkpoints WHERE thread_id=?", (thread_id,))
             self._conn.execute("DELETE FROM writes WHERE thread_id=?", (thread_id,))
+
+    def copy_thread(self, source_id: str, target_id: str) -> None:
+        with self._transaction(target_id):  # in `seq` order: the copy lists as the source does
+            for sql in _COPY:
+                self._conn.execute(sql, (target_id, source_id))
 
     def claim(self, thread_id: str) -> ThreadClaim:
         return self._claims.claim(thread_id)

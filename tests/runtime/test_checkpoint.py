@@ -197,6 +197,34 @@ def test_delete_thread_forgets_its_checkpoints_and_writes_only(store):
     assert [m.text for m in again["messages"]][0] == "anew" and len(again["messages"]) == 4
 
 
+def test_copy_thread_gives_the_copy_everything_and_then_they_part(store):
+    """A copied thread lists, reads and resumes as its source (same checkpoint ids, same
+    order, the pending writes of every namespace); a run on either changes only itself."""
+    g = _chat(store)
+    g.invoke(_hi(1), T)
+    head = store.get("t", "")
+    store.put_writes("t", "sub:1", head.id, [("task", WriteKind.RESUME, {"i": "yes"})])
+    store.put_writes("t", "", head.id, [("task", WriteKind.RESUME, {"i": "no"})])
+
+    store.copy_thread("t", "c")
+    store.copy_thread("never-saved", "c2")  # nothing to copy is no error
+
+    assert [c.id for c in store.list("c", "")] == [c.id for c in store.list("t", "")]
+    assert store.get("c", "") == head
+    assert store.writes("c", "sub:1", head.id) == store.writes("t", "sub:1", head.id)
+    assert store.writes("c", "", head.id) == [("task", WriteKind.RESUME, {"i": "no"})]
+    assert store.list("c2", "") == []
+    c = RunConfig(thread_id="c")
+    assert g.get_state(c).values == g.get_state(T).values
+    history = [s.config.checkpoint_id for s in g.get_state_history(c)]
+    assert history == [s.config.checkpoint_id for s in g.get_state_history(T)]
+
+    again = g.invoke({"messages": ["more"], "n": 0}, c)
+    assert len(again["messages"]) == 8
+    assert len(g.get_state(T).values["messages"]) == 4  # the source is as it was
+    assert store.get("t", "") == head
+
+
 def test_time_travel_forks_from_an_old_checkpoint(store):
     g = _chat(store)
     g.invoke(_hi(2), T)

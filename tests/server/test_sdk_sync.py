@@ -59,3 +59,29 @@ def test_prune_deletes_threads_and_what_they_saved(served: Any) -> None:
     with pytest.raises(UnprocessableEntityError, match="keep_latest"):
         client.threads.prune([kept], strategy="keep_latest")
     assert client.threads.prune([]) == {"pruned_count": 0}
+
+
+def test_copy_makes_a_thread_of_its_own(served: Any) -> None:
+    """`threads.copy`: a new idle thread with the source's metadata, state and history,
+    which outlives the source; copying a thread that does not exist is a 404."""
+    from langgraph_sdk.errors import NotFoundError
+
+    client = get_sync_client(url=served.url)
+    source = client.threads.create(metadata={"team": "math"})["thread_id"]
+    client.runs.wait(source, "calculator", input=QUESTION)
+    before = client.threads.get_history(source, limit=100)
+
+    copied = client.threads.copy(source)
+    assert copied["thread_id"] != source and copied["status"] == "idle"
+    assert copied["metadata"] == client.threads.get(source)["metadata"]
+    assert copied["metadata"]["team"] == "math"
+    history = client.threads.get_history(copied["thread_id"], limit=100)
+    assert [s["checkpoint"]["checkpoint_id"] for s in history] == [
+        s["checkpoint"]["checkpoint_id"] for s in before
+    ]
+    assert {s["checkpoint"]["thread_id"] for s in history} == {copied["thread_id"]}
+    client.threads.delete(source)
+    state = client.threads.get_state(copied["thread_id"])
+    assert state["values"] == before[0]["values"]
+    with pytest.raises(NotFoundError, match="thread"):
+        client.threads.copy(source)

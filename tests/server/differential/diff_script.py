@@ -119,6 +119,28 @@ async def history(ctx: Ctx) -> Any:
     return await ctx.client.threads.get_history(ctx.memo["review"], limit=20)
 
 
+async def thread_copy(ctx: Ctx) -> Any:
+    """A copy of the reviewed thread: a new idle thread with its state and history."""
+    copied = await ctx.client.threads.copy(ctx.memo["review"])
+    ctx.memo["copy"] = tid = copied["thread_id"]
+    # LangGraph's copy leaves `values` out where its new threads send null; agentc sends
+    # null for both (the schema's field is optional): compared without it
+    return {
+        "thread": {k: v for k, v in copied.items() if not (k == "values" and v is None)},
+        "state": await ctx.client.threads.get_state(tid),
+        "history": await ctx.client.threads.get_history(tid, limit=20),
+    }
+
+
+async def copy_goes_on(ctx: Ctx) -> Any:
+    """A run on the copy continues its conversation and leaves the source as it was."""
+    done = await ctx.client.runs.wait(
+        ctx.memo["copy"], AGENT, input={"messages": [{"role": "user", "content": "thanks"}]}
+    )
+    source = await ctx.client.threads.get_state(ctx.memo["review"])
+    return {"copy": done, "source": source["values"]}
+
+
 # ------------------------------------------------------------------ the graph: branch
 
 
@@ -278,6 +300,8 @@ STEPS: tuple[Step, ...] = (
     Step("resume", (lambda: text("The answer is 5."),), resume),
     Step("state-after-resume", (), state_done),
     Step("history", (), history),
+    Step("thread-copy", (), thread_copy),
+    Step("thread-copy-runs", (lambda: text("You are welcome."),), copy_goes_on),
     Step("graph-wait-interrupts", (), flow_wait),
     Step("graph-resume", (), flow_resume),
     Step("graph-history", (), flow_history),

@@ -50,6 +50,15 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
         v["next"] == [] and v["values"]["messages"][-1]["content"] == "The answer is 5."
     ),
     "history": lambda v: len(v) >= 4,
+    "thread-copy": lambda v: (
+        v["thread"]["status"] == "idle"
+        and v["state"]["values"]["messages"][-1]["content"] == "The answer is 5."
+        and len(v["history"]) >= 4
+    ),
+    "thread-copy-runs": lambda v: (
+        [m["content"] for m in v["copy"]["messages"][-2:]] == ["thanks", "You are welcome."]
+        and v["source"]["messages"][-1]["content"] == "The answer is 5."
+    ),
     "graph-wait-interrupts": lambda v: "__interrupt__" in v,
     "graph-resume": lambda v: _log(v) == ["drafted", "published"],
     "graph-history": lambda v: any(s["next"] == ["draft"] for s in v),
