@@ -25,9 +25,10 @@ from starlette.routing import Route
 
 from agentc.studio import mount as studio_page
 
-from . import routes_meta, routes_runs, routes_studio, routes_threads
+from . import routes_crons, routes_meta, routes_runs, routes_studio, routes_threads
 from .assistants import Registry
 from .backends import DEFAULT_DB, Backends, open_backends
+from .crons import CronScheduler
 from .engine import Engine, InProcessEngine
 from .errors import HANDLERS
 from .execute import GraphExecutor
@@ -72,7 +73,8 @@ class Server:
 
 
 def table(ctx: Context) -> list[Op]:
-    ops = [*routes_meta.routes(ctx), *routes_threads.routes(ctx), *routes_runs.routes(ctx)]
+    ops = [*routes_meta.routes(ctx), *routes_threads.routes(ctx), *routes_runs.routes(ctx),
+           *routes_crons.routes(ctx)]  # fmt: skip
     spec = document(ops)  # made once: the table does not change while serving
 
     async def openapi(request: Request) -> Response:
@@ -102,9 +104,12 @@ def build(options: ServeOptions) -> Server:
         if options.durable or options.workers > 0:
             threads = ThreadPoolExecutor(DURABLE_THREADS, thread_name_prefix="agentc-io")
             asyncio.get_running_loop().set_default_executor(threads)
+        crons = CronScheduler(ctx)
+        crons.start()
         try:
             yield
         finally:
+            await crons.stop()
             await engine.close()
             backends.close()
             if threads is not None:

@@ -10,6 +10,7 @@ type or value is refused.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -159,3 +160,65 @@ class StoreNamespaces(Body):
     max_depth: int | None = Field(None, ge=1)
     limit: int = Field(100, ge=0, le=1000)
     offset: int = Field(0, ge=0)
+
+
+class CronRun(Body):
+    """The run a cron starts each time: the fields of a run's body it keeps."""
+
+    input: dict[str, Any] | list[Any] | None = None
+    config: dict[str, Any] | None = None
+    context: dict[str, Any] | None = None
+    metadata: dict[str, Any] | None = None
+    interrupt_before: Literal["*"] | list[str] | None = None
+    interrupt_after: Literal["*"] | list[str] | None = None
+    multitask_strategy: MultitaskStrategy | None = None
+    stream_mode: StreamModeName | list[StreamModeName] | None = None
+    stream_subgraphs: bool | None = None
+    stream_resumable: bool | None = None
+    durability: Literal["sync", "async", "exit"] | None = None
+
+
+class CronCreate(CronRun):
+    """A schedule of runs (`crons.create` / `crons.create_for_thread`). `schedule` is a
+    cron expression (five fields, or six with seconds last), read in `timezone` (UTC
+    when not given)."""
+
+    assistant_id: str
+    schedule: str
+    end_time: datetime | None = None
+    enabled: bool = True
+    timezone: str | None = None
+    on_run_completed: Literal["delete", "keep"] | None = None
+
+
+class CronPatch(CronRun):
+    """What `crons.update` changes; a field left out stays, `end_time: null` clears it."""
+
+    schedule: str | None = None
+    end_time: datetime | None = None
+    enabled: bool | None = None
+    timezone: str | None = None
+    on_run_completed: Literal["delete", "keep"] | None = None
+
+
+CronSort = Literal[
+    "cron_id", "assistant_id", "thread_id", "next_run_date", "end_time", "created_at", "updated_at"
+]
+
+
+class CronSearch(Body):
+    assistant_id: str | None = None
+    thread_id: str | None = None
+    enabled: bool | None = None
+    metadata: dict[str, Any] | None = None
+    limit: int = Field(10, ge=1, le=1000)
+    offset: int = Field(0, ge=0)
+    sort_by: CronSort = "created_at"
+    sort_order: Literal["asc", "desc"] = "desc"
+    select: list[str] | None = None
+
+
+class CronCount(Body):
+    assistant_id: str | None = None
+    thread_id: str | None = None
+    metadata: dict[str, Any] | None = None

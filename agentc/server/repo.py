@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
 
 from .models import MultitaskStrategy, RunStatus, ThreadStatus
+from .repo_crons import CronRow, CronTable
+from .repo_crons import dump as _dump
 from .wire import iso
 
 _SCHEMA = """
@@ -33,6 +35,11 @@ CREATE TABLE IF NOT EXISTS serve_runs (
   created_at REAL NOT NULL, updated_at REAL NOT NULL, status TEXT NOT NULL,
   metadata TEXT NOT NULL, kwargs TEXT NOT NULL, multitask_strategy TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS serve_runs_thread ON serve_runs (thread_id, created_at);
+CREATE TABLE IF NOT EXISTS serve_crons (
+  cron_id TEXT PRIMARY KEY, assistant_id TEXT NOT NULL, thread_id TEXT,
+  schedule TEXT NOT NULL, timezone TEXT, end_time REAL, payload TEXT NOT NULL,
+  metadata TEXT NOT NULL, on_run_completed TEXT, enabled INTEGER NOT NULL,
+  next_run_date REAL NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL);
 """
 
 
@@ -118,6 +125,22 @@ class Repository(Protocol):
     def list_runs(self, thread_id: str, limit: int, offset: int) -> list[RunRow]: ...
     def delete_run(self, run_id: str) -> bool: ...
     def runs_in(self, statuses: tuple[RunStatus, ...]) -> list[RunRow]: ...
+    def put_cron(self, row: CronRow) -> None: ...
+    def get_cron(self, cron_id: str) -> CronRow | None: ...
+    def delete_cron(self, cron_id: str) -> bool: ...
+    def list_crons(self) -> list[CronRow]:
+        """Oldest first."""
+        ...
+
+    def due_crons(self, now: float) -> list[CronRow]:
+        """Enabled crons whose next run is due by `now` and whose end time has not passed."""
+        ...
+
+    def advance_cron(self, cron_id: str, due: float, after: float) -> bool:
+        """Move a cron's next run from `due` to `after`; False when another process moved
+        it first (that process starts the run that was due)."""
+        ...
+
     def abandon_unfinished(self) -> int:
         """Runs a stopped server left pending or running: marked `error`, their threads
         idle again; how many."""
@@ -129,22 +152,12 @@ class Repository(Protocol):
 _SORTS = {"thread_id", "status", "created_at", "updated_at", "state_updated_at"}
 
 
-class SqlRepository:
-    """The rows as SQL, written once for both databases: a subclass gives `_run` (SQL with
-    `?` parameters, one statement, its rows), `_exec` (a statement's row count) and
-    `_upsert` (its dialect's insert-or-replace)."""
+class SqlRepository(CronTable):
+    """The rows as SQL, written once for both databases: a subclass gives the hooks of
+    `SqlHooks` (`_run`, `_exec`, `_upsert`)."""
 
     blocking = False
     executor: Executor | None = None  # a blocking one's own threads (None: asyncio's)
-
-    def _run(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        raise NotImplementedError
-
-    def _exec(self, sql: str, args: tuple[Any, ...] = ()) -> int:
-        raise NotImplementedError
-
-    def _upsert(self, table: str, key: str, columns: tuple[str, ...]) -> str:
-        raise NotImplementedError
 
     def put_thread(self, row: ThreadRow) -> None:
         self._exec(
@@ -169,6 +182,7 @@ class SqlRepository:
     def delete_thread(self, thread_id: str) -> bool:
         found = self._exec("DELETE FROM serve_threads WHERE thread_id = ?", (thread_id,)) > 0
         self._exec("DELETE FROM serve_runs WHERE thread_id = ?", (thread_id,))
+        self._exec("DELETE FROM serve_crons WHERE thread_id = ?", (thread_id,))
         return found
 
     def search_threads(self, query: ThreadQuery) -> list[ThreadRow]:
@@ -294,15 +308,29 @@ class AsyncRepository:
     async def runs_in(self, statuses: tuple[RunStatus, ...]) -> list[RunRow]:
         return await self.call(self.sync.runs_in, statuses)
 
+    async def put_cron(self, row: CronRow) -> None:
+        await self.call(self.sync.put_cron, row)
+
+    async def get_cron(self, cron_id: str) -> CronRow | None:
+        return await self.call(self.sync.get_cron, cron_id)
+
+    async def delete_cron(self, cron_id: str) -> bool:
+        return await self.call(self.sync.delete_cron, cron_id)
+
+    async def list_crons(self) -> list[CronRow]:
+        return await self.call(self.sync.list_crons)
+
+    async def due_crons(self, now: float) -> list[CronRow]:
+        return await self.call(self.sync.due_crons, now)
+
+    async def advance_cron(self, cron_id: str, due: float, after: float) -> bool:
+        return await self.call(self.sync.advance_cron, cron_id, due, after)
+
 
 def run_values(row: RunRow) -> tuple[Any, ...]:
     """A run row's values in the order of `RUN_COLS`."""
     return (row.run_id, row.thread_id, row.assistant_id, row.created_at, row.updated_at,
             row.status, _dump(row.metadata), _dump(row.kwargs), row.multitask_strategy)  # fmt: skip
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _thread(r: tuple[Any, ...]) -> ThreadRow:

@@ -42,6 +42,12 @@ CREATE TABLE IF NOT EXISTS serve_runs (
   status text NOT NULL, metadata text NOT NULL, kwargs text NOT NULL,
   multitask_strategy text NOT NULL);
 CREATE INDEX IF NOT EXISTS serve_runs_thread ON serve_runs (thread_id, created_at);
+CREATE TABLE IF NOT EXISTS serve_crons (
+  cron_id text PRIMARY KEY, assistant_id text NOT NULL, thread_id text,
+  schedule text NOT NULL, timezone text, end_time double precision, payload text NOT NULL,
+  metadata text NOT NULL, on_run_completed text, enabled integer NOT NULL,
+  next_run_date double precision NOT NULL, created_at double precision NOT NULL,
+  updated_at double precision NOT NULL);
 CREATE TABLE IF NOT EXISTS serve_run_events (
   run_id text NOT NULL, id integer NOT NULL, event text NOT NULL, data text NOT NULL,
   PRIMARY KEY (run_id, id));
@@ -108,7 +114,7 @@ class PostgresRepository(SqlRepository):
         with self.db.connection() as conn, conn.transaction():
             for table in ("serve_run_events", "serve_cancels"):
                 conn.execute(f"DELETE FROM {table} WHERE run_id IN ({runs})", (thread_id,))
-            for table in ("serve_journal", "serve_runs"):
+            for table in ("serve_journal", "serve_runs", "serve_crons"):
                 conn.execute(f"DELETE FROM {table} WHERE thread_id = %s", (thread_id,))
             found = conn.execute("DELETE FROM serve_threads WHERE thread_id = %s", (thread_id,))
             return found.rowcount > 0

@@ -26,10 +26,10 @@ LANGGRAPH_API_LEVEL = "1.2.24"  # what the refused assistant writes answer
 def routes(ctx: Context) -> list[Op]:
     async def info(request: Request) -> Response:
         # LangGraph's `/info` shape; a flag is false where agentc lacks the feature (no
-        # crons, no LangSmith). `langgraph_py_version` names the API version it follows.
+        # LangSmith). `langgraph_py_version` names the API version it follows.
         flags = {
             "assistants": True,
-            "crons": False,
+            "crons": True,
             "langsmith": False,
             "langsmith_tracing_replicas": False,
             "langsmith_tracing_session_on_runs": False,

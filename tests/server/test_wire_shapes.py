@@ -28,7 +28,8 @@ def test_info_has_langgraph_keys_and_flags(served: Any) -> None:
         "langsmith_tracing_replicas",
         "langsmith_tracing_session_on_runs",
     }
-    assert got["flags"]["crons"] is False  # a feature agentc lacks is flagged off
+    assert got["flags"]["crons"] is True
+    assert got["flags"]["langsmith"] is False  # a feature agentc lacks is flagged off
 
 
 def test_a_new_thread_has_no_interrupts_key(served: Any) -> None:

@@ -141,6 +141,46 @@ async def copy_goes_on(ctx: Ctx) -> Any:
     return {"copy": done, "source": source["values"]}
 
 
+# ------------------------------------------------------------------ crons
+
+NEW_YEAR = "0 0 1 1 *"  # due once a year: never within the script
+
+
+async def cron_create(ctx: Ctx) -> Any:
+    ctx.memo["cron_thread"] = thread = await ctx.thread()
+    cron = await ctx.client.crons.create_for_thread(
+        thread, AGENT, schedule=NEW_YEAR, input=ASK, metadata={"suite": "diff"}
+    )
+    ctx.memo["cron"] = cron["cron_id"]
+    return cron
+
+
+async def cron_create_threadless(ctx: Ctx) -> Any:
+    cron = await ctx.client.crons.create(
+        GRAPH, schedule=NEW_YEAR, input={"topic": "owls"}, timezone="Europe/Paris",
+        on_run_completed="keep",
+    )  # fmt: skip
+    ctx.memo["cron_threadless"] = cron["cron_id"]
+    return cron
+
+
+async def cron_search(ctx: Ctx) -> Any:
+    mine = await ctx.client.crons.search(thread_id=ctx.memo["cron_thread"])
+    every = await ctx.client.crons.search(sort_by="created_at", sort_order="asc", limit=5)
+    count = await ctx.client.crons.count(thread_id=ctx.memo["cron_thread"])
+    return {"mine": mine, "every": [c["cron_id"] for c in every], "count": count}
+
+
+async def cron_update(ctx: Ctx) -> Any:
+    return await ctx.client.crons.update(ctx.memo["cron"], enabled=False, schedule="0 12 1 1 *")
+
+
+async def cron_delete(ctx: Ctx) -> Any:
+    for cron_id in (ctx.memo["cron"], ctx.memo["cron_threadless"]):
+        await ctx.client.crons.delete(cron_id)
+    return {"left": await ctx.client.crons.count()}
+
+
 # ------------------------------------------------------------------ the graph: branch
 
 
@@ -311,6 +351,11 @@ STEPS: tuple[Step, ...] = (
     Step("graph-update-state", (), flow_update),
     Step("graph-state-after-update", (), flow_after_update),
     Step("stateless-wait", (), stateless_wait),
+    Step("cron-create", (), cron_create),
+    Step("cron-create-threadless", (), cron_create_threadless),
+    Step("cron-search", (), cron_search),
+    Step("cron-update", (), cron_update),
+    Step("cron-delete", (), cron_delete),
     *(
         Step(
             f"multitask-{s}",

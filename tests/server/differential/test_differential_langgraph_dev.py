@@ -68,6 +68,13 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "graph-update-state": lambda v: "checkpoint" in v,
     "graph-state-after-update": lambda v: _log(v["values"]) == ["drafted", "discarded", "edited"],
     "stateless-wait": lambda v: "__interrupt__" in v,
+    "cron-create": lambda v: v["schedule"] == "0 0 1 1 *" and v["enabled"] is True,
+    "cron-create-threadless": lambda v: (
+        v["thread_id"] is None and v["on_run_completed"] == "keep" and v["timezone"]
+    ),
+    "cron-search": lambda v: len(v["mine"]) == 1 and v["count"] == 1 and len(v["every"]) == 2,
+    "cron-update": lambda v: v["enabled"] is False and v["schedule"] == "0 12 1 1 *",
+    "cron-delete": lambda v: v["left"] == 0,
     "multitask-reject": lambda v: v["second"] == {"status": 409} and v["first"] == "success",
     "multitask-enqueue": lambda v: v["messages"] == [ASKED, "first", ASKED, "second"],
     "multitask-interrupt": lambda v: v["first"] == "interrupted" and v["second"] == "success",

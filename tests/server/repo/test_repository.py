@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from agentc.server.repo import Repository, RunRow, SqliteRepository, ThreadQuery, ThreadRow
+from agentc.server.repo_crons import CronRow
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -97,3 +98,39 @@ def test_values_are_stored_as_json_text(repo: Repository, tmp_path: Path) -> Non
 def _raw(repo: Repository, sql: str) -> list[tuple[object, ...]]:
     """The stored text, read around the repository."""
     return repo._run(sql)  # type: ignore[attr-defined]
+
+
+def _cron(cid: str, tid: str | None, due: float, **kw: object) -> CronRow:
+    fields: dict[str, object] = dict(
+        cron_id=cid, assistant_id="a1", thread_id=tid, schedule="* * * * *", timezone=None,
+        end_time=None, payload={"input": {"é": 1}}, metadata={"m": 1}, on_run_completed=None,
+        enabled=True, next_run_date=due, created_at=due - 60, updated_at=due - 60,
+    )  # fmt: skip
+    return CronRow(**{**fields, **kw})  # type: ignore[arg-type]
+
+
+def test_a_due_cron_is_claimed_once(repo: Repository) -> None:
+    """Two processes that read the same due cron both try to move it on; one wins, and
+    only the winner starts its run. Switched-off and ended crons are never due."""
+    repo.put_cron(_cron("c1", "t1", 100.0, timezone="Asia/Tokyo", end_time=500.0))
+    repo.put_cron(_cron("c2", None, 100.0, enabled=False, on_run_completed="keep"))
+    repo.put_cron(_cron("c3", None, 100.0, end_time=90.0))
+    repo.put_cron(_cron("c4", None, 200.0))
+    assert repo.get_cron("c1") == _cron("c1", "t1", 100.0, timezone="Asia/Tokyo", end_time=500.0)
+    assert [c.cron_id for c in repo.list_crons()] == ["c1", "c2", "c3", "c4"]
+    (due,) = repo.due_crons(150.0)
+    assert due.cron_id == "c1"
+    assert repo.advance_cron("c1", due.next_run_date, 160.0) is True
+    assert repo.advance_cron("c1", due.next_run_date, 160.0) is False  # the second reader
+    assert repo.due_crons(150.0) == []
+    assert [c.cron_id for c in repo.due_crons(250.0)] == ["c1", "c4"]
+
+
+def test_deleting_a_thread_deletes_its_crons(repo: Repository) -> None:
+    repo.put_thread(_thread("t1", 1.0))
+    repo.put_cron(_cron("c1", "t1", 100.0))
+    repo.put_cron(_cron("c2", None, 100.0))
+    assert repo.delete_thread("t1") is True
+    assert [c.cron_id for c in repo.list_crons()] == ["c2"]
+    assert repo.delete_cron("c2") is True and repo.delete_cron("c2") is False
+    assert repo.get_cron("c2") is None
