@@ -4,7 +4,9 @@ Input: a cron's body (`CronCreate`, `CronPatch`) from the routes; the clock. Out
 `CronRow`s made and changed (`make_cron`, `changed_cron`), and `CronScheduler`, which each
 API process runs: once a second it starts the run of every cron that is due, on the
 cron's thread or on a new one. Invariants: a cron expression and a time zone are checked
-when the cron is written (422 naming the field), never when it fires; one due time starts
+when the cron is written (422 naming the field), never when it fires; nothing
+secret-looking is stored (a body with an `api_key`, a `token` … is refused: a cron keeps
+its body for every run to come); one due time starts
 one run however many API processes share the database, because a process starts the run
 only after moving the cron's next run date on, from the value it read (compare and set);
 a server that was down starts a missed cron once when it comes back, not once per missed
@@ -28,6 +30,7 @@ from .models import CronCreate, CronPatch, CronRun, RunCreate
 from .repo import CronRow
 from .routes_runs import create_run
 from .routing import Context
+from .security import secret_path
 
 TICK_S = 1.0  # how often a process looks for crons that are due
 
@@ -82,6 +85,12 @@ def _run_payload(
     payload = {**(before or {}), **{k: v for k, v in given.items() if v is not None}}
     config = dict(payload.get("config") or {})
     config["configurable"] = {**(config.get("configurable") or {}), "cron_id": cron_id}
+    wrapped = {k: payload[k] for k in ("config", "context") if k in payload}
+    if (secret := secret_path(wrapped)) is not None:
+        raise ApiError(  # a cron keeps its run's body for every run to come
+            422, f"`{secret}` looks like a secret, and a cron stores its runs' body",
+            expected="the key in the server's environment (e.g. the model's api_key_env)",
+        )  # fmt: skip
     return {**payload, "config": config}
 
 

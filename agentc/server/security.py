@@ -40,6 +40,28 @@ def hide_secrets(value: Any) -> Any:
     return value
 
 
+# A key that names a secret as a whole word (`api_key`, `access_token`, `db-password`), not
+# one that only contains such a word (`max_tokens`): what refuses a body, not what blanks it
+_SECRET_NAME = re.compile(
+    r"(?:^|[_-])(?:api[_-]?key|token|secret|password|passwd|authorization|credentials?)(?:$|[_-])",
+    re.I,
+)
+
+
+def secret_path(value: Any, path: str = "") -> str | None:
+    """The dotted path of the first key in `value` that names a secret (`config.api_key`),
+    or None: for a body the server would have to store whole (a cron's run)."""
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(
+        value, list) else ()  # fmt: skip
+    for k, v in items:
+        here = f"{path}.{k}" if path else str(k)
+        if isinstance(k, str) and _SECRET_NAME.search(k):
+            return here
+        if (found := secret_path(v, here)) is not None:
+            return found
+    return None
+
+
 _ENCODED_SLASH = re.compile(rb"%2[fF]")
 
 

@@ -143,3 +143,29 @@ def test_a_cron_names_what_exists(served: Any) -> None:
         client.crons.create_for_thread(
             "0b8bf2a4-6a70-4b36-8b5e-2a3c9f2c0d11", "calculator", schedule="0 0 * * *"
         )
+
+
+def test_a_cron_never_stores_a_secret(served: Any) -> None:
+    """A cron keeps its runs' body for as long as it lives, so a secret-looking key in it
+    is refused, not stored (a run's own body keeps the key only while it runs)."""
+    client = get_sync_client(url=served.url)
+    with pytest.raises(UnprocessableEntityError, match="api_key"):
+        client.crons.create(
+            "calculator", schedule="0 0 * * *", config={"configurable": {"api_key": "sk-x"}}
+        )
+    created = client.crons.create("calculator", schedule="0 0 1 1 *")
+    try:
+        with pytest.raises(UnprocessableEntityError, match="context.token"):
+            client.crons.update(created["cron_id"], context={"token": "t"})
+    finally:
+        client.crons.delete(created["cron_id"])
+
+
+def test_a_key_that_only_contains_a_secret_word_is_kept(served: Any) -> None:
+    client = get_sync_client(url=served.url)
+    created = client.crons.create(
+        "calculator", schedule="0 0 1 1 *", config={"configurable": {"max_tokens": 5}},
+        input={"messages": [{"role": "user", "content": "my password is in the input"}]},
+    )  # fmt: skip
+    client.crons.delete(created["cron_id"])
+    assert created["payload"]["config"]["configurable"]["max_tokens"] == 5
