@@ -127,7 +127,10 @@ def changed_cron(row: CronRow, body: CronPatch) -> CronRow:
     timezone = body.timezone if body.timezone is not None else row.timezone
     zone(timezone)
     now = time.time()
-    retimed = schedule != row.schedule or timezone != row.timezone
+    # a cron switched back on starts from now, not from the due time it had when switched
+    # off (which would start a run at once for a day it slept through)
+    woken = body.enabled is True and not row.enabled
+    retimed = schedule != row.schedule or timezone != row.timezone or woken
     return replace(
         row,
         schedule=schedule,

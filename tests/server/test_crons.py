@@ -169,3 +169,20 @@ def test_a_key_that_only_contains_a_secret_word_is_kept(served: Any) -> None:
     )  # fmt: skip
     client.crons.delete(created["cron_id"])
     assert created["payload"]["config"]["configurable"]["max_tokens"] == 5
+
+
+def test_a_cron_switched_back_on_waits_for_its_next_time(served: Any) -> None:
+    """Off, then on again after its due time passed: it does not run at once for the time
+    it slept through, its next run is the schedule's next time from now."""
+    client = get_sync_client(url=served.url)
+    tid = client.threads.create()["thread_id"]
+    cron = client.crons.create_for_thread(
+        tid, "calculator", schedule="* * * * * */3", input=QUESTION, enabled=False
+    )
+    time.sleep(3.2)  # a due time passes while it is off
+    woken = client.crons.update(cron["cron_id"], enabled=True)
+    try:
+        assert woken["next_run_date"] > cron["next_run_date"]
+        assert client.runs.list(tid) == []
+    finally:
+        client.crons.delete(cron["cron_id"])
